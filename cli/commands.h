@@ -1,0 +1,13 @@
+// The subcommands of the geotrain binary. Each add_* registers one subcommand
+// with its help text; the callback runs it and stores the exit code.
+#pragma once
+#include <CLI/CLI.hpp>
+
+namespace geotrain::cli {
+
+void add_sim(CLI::App& app);
+void add_validate(CLI::App& app);
+void add_list(CLI::App& app);
+int exit_code();
+
+}  // namespace geotrain::cli

@@ -1,0 +1,29 @@
+// geotrain: one binary, one subcommand per task. Exit status: 0 success,
+// 1 runtime failure, 2 bad input (command line, scenario or topology).
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <iostream>
+
+#include "cli/commands.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "geotrain: train machine-learning models across geo-distributed data centres.\n"
+      "The same parameter-server roles and sync policies run in an ns-3 simulation\n"
+      "of a WAN (geotrain sim) and, later, over real sockets.\n\n"
+      "Quickstart:\n"
+      "  geotrain sim scenarios/quickstart.json --out out/quickstart\n"
+      "  geotrain validate scenarios/*.json topologies/*.json\n"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "geotrain 0.1.0");
+  geotrain::cli::add_sim(app);
+  geotrain::cli::add_validate(app);
+  geotrain::cli::add_list(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);
+    return rc == 0 ? 0 : 2;
+  }
+  return geotrain::cli::exit_code();
+}

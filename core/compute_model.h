@@ -1,0 +1,30 @@
+// How long a training step takes on a node: work / speed (speed from the
+// topology, FLOP/s or samples/s), times a jitter factor U(1-j, 1+j), times the
+// slowdown of any straggler window covering the step's start. Shared by both
+// runtimes: simulation waits this long; real mode pads real steps up to it.
+#pragma once
+#include <random>
+#include <vector>
+
+#include "core/config/scenario.h"
+#include "core/deployment.h"
+#include "core/runtime.h"
+
+namespace geotrain {
+
+class ComputeModel {
+ public:
+  ComputeModel(const Topology& t, const ComputeSpec& c, const Deployment& d);
+  // Only workers compute; other nodes take zero time.
+  TimeNs duration(NodeId node, const ComputeCost& cost, TimeNs now, std::mt19937_64& rng) const;
+
+ private:
+  struct Speed {
+    double flops_per_s = 0, samples_per_s = 0;
+  };
+  std::vector<Speed> speed_;       // by node id
+  std::vector<int> worker_index_;  // by node id
+  ComputeSpec spec_;
+};
+
+}  // namespace geotrain

@@ -1,0 +1,168 @@
+#include "core/config/scenario.h"
+
+namespace geotrain {
+namespace {
+
+std::string dir_of(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  return slash == std::string::npos ? "." : path.substr(0, slash);
+}
+
+// `sets` are the --set assignments under "topology.", applied to the topology
+// itself (a referenced file or the inline object), with the prefix removed.
+Topology read_topology_ref(JsonReader& r, const std::string& scenario_file, nlohmann::json* resolved,
+                           const std::vector<std::string>& sets) {
+  const nlohmann::json& ref = r.raw("topology");
+  if (ref.is_string()) {
+    std::string p = ref.get<std::string>();
+    if (p.empty() || p[0] != '/') p = dir_of(scenario_file) + "/" + p;
+    nlohmann::json tj;
+    try {
+      tj = load_json_file(p);
+    } catch (const ConfigError& e) {
+      r.fail("topology", std::string("cannot load topology: ") + e.what());
+    }
+    for (const auto& a : sets) apply_set(tj, a);
+    JsonReader tr(tj, p, "", resolved);
+    return read_topology(tr);
+  }
+  if (ref.is_object()) {
+    nlohmann::json tj = ref;
+    for (const auto& a : sets) apply_set(tj, a);
+    JsonReader tr(tj, r.file(), r.pointer("topology"), resolved);
+    return read_topology(tr);
+  }
+  r.fail("topology", ref.is_null() ? "missing required topology (a file path relative to the scenario, or an object)"
+                                   : "expected a file path or an object");
+}
+
+void read_model(JsonReader r, ModelSpec& m) {
+  m.kind = r.string("kind", {}, {"mlp", "softmax"});
+  if (m.kind == "mlp") {
+    for (auto h : r.integers("hidden", 1, 1 << 16)) m.hidden.push_back(int(h));
+    if (m.hidden.empty()) r.fail("hidden", "mlp needs at least one hidden layer size, e.g. [128]");
+  }
+  r.finish();
+}
+
+void read_dataset(JsonReader r, DatasetSpec& d) {
+  d.kind = r.string("kind", {}, {"fashion-mnist", "idx", "synthetic"});
+  if (d.kind == "synthetic") {
+    d.features = int(r.integer("features", 16, 1, 100000));
+    d.classes = int(r.integer("classes", 4, 2, 1000));
+    d.synthetic_train = int(r.integer("train", 2000, 1, 10'000'000));
+    d.synthetic_test = int(r.integer("test", 500, 1, 10'000'000));
+    d.noise = r.number("noise", 1.0, 0, 1e6);
+  } else {
+    d.path =
+        r.string("path", d.kind == "fashion-mnist" ? std::optional<std::string>("/usr/share/datasets/fashion-mnist")
+                                                   : std::nullopt);
+    d.train_samples = int(r.integer("train_samples", 0, 0));
+    d.test_samples = int(r.integer("test_samples", 0, 0));
+  }
+  r.finish();
+}
+
+void read_partition(JsonReader r, PartitionSpec& p) {
+  p.kind = r.string("kind", "iid", {"iid", "by_class", "dirichlet"});
+  p.level = r.string("level", "worker", {"worker", "dc"});
+  if (p.kind == "by_class") p.classes_per_unit = int(r.integer("classes_per_unit", 2, 1, 1000));
+  if (p.kind == "dirichlet") p.alpha = r.positive("alpha", 0.5);
+  r.finish();
+}
+
+void read_optimizer(JsonReader r, OptimizerSpec& o) {
+  o.kind = r.string("kind", "sgd", {"sgd", "momentum", "adam"});
+  o.lr = r.positive("lr", o.kind == "adam" ? 0.001 : 0.01);
+  o.weight_decay = r.number("weight_decay", 0.0, 0, 1);
+  if (o.kind == "momentum") o.momentum = r.number("momentum", 0.9, 0, 0.9999);
+  if (o.kind == "adam") {
+    o.beta1 = r.number("beta1", 0.9, 0, 0.9999);
+    o.beta2 = r.number("beta2", 0.999, 0, 0.999999);
+    o.eps = r.positive("eps", 1e-8);
+  }
+  r.finish();
+}
+
+void read_network(JsonReader r, NetworkSpec& n) {
+  n.segment_bytes = int(r.integer("segment_bytes", n.segment_bytes, 536, 65000));
+  n.tcp_buffer_bytes = r.integer("tcp_buffer_bytes", 0, 0, std::int64_t(1) << 32);
+  n.initial_cwnd_bytes = int(r.integer("initial_cwnd_bytes", n.initial_cwnd_bytes, 536, 1 << 26));
+  n.queue_bytes = r.integer("queue_bytes", 0, 0, std::int64_t(1) << 31);
+  n.min_rto_ms = r.positive("min_rto_ms", n.min_rto_ms);
+  r.finish();
+}
+
+void read_compute(JsonReader r, ComputeSpec& c, int workers) {
+  c.jitter = r.number("jitter", 0.0, 0, 0.99);
+  for (auto& s : r.objects("stragglers")) {
+    Straggler st;
+    st.worker = int(s.integer("worker", {}, 0, workers - 1));
+    st.from_s = s.number("from_s", 0.0, 0);
+    st.to_s = s.number("to_s", 1e300, st.from_s);
+    st.slowdown = s.number("slowdown", {}, 1e-3, 1e6);
+    s.finish();
+    c.stragglers.push_back(st);
+  }
+  r.finish();
+}
+
+}  // namespace
+
+Scenario load_scenario(const std::string& path, const std::vector<std::string>& sets) {
+  nlohmann::json j = load_json_file(path);
+  std::vector<std::string> topo_sets;
+  for (const auto& s : sets) {
+    if (s.rfind("topology.", 0) == 0)
+      topo_sets.push_back(s.substr(9));
+    else
+      apply_set(j, s);
+  }
+  Scenario sc;
+  sc.file = path;
+  JsonReader r(j, path, "", &sc.resolved);
+  r.raw("$schema");
+  sc.name = r.string("name", {});
+  sc.description = r.string("description", "");
+  sc.topology = read_topology_ref(r, path, &sc.resolved["topology"], topo_sets);
+  sc.seed = std::uint64_t(r.integer("seed", 1, 0));
+  read_model(r.object("model"), sc.model);
+  read_dataset(r.object("dataset"), sc.dataset);
+  read_partition(r.object_or_empty("partition"), sc.partition);
+  sc.architecture = r.string("architecture", "hips", {"hips", "flat"});
+  {
+    JsonReader p = r.object_or_empty("policy");
+    sc.policy = p.string("kind", "fsa", {"fsa"});
+    p.finish();
+  }
+  read_optimizer(r.object("optimizer"), sc.optimizer);
+  sc.batch_size = int(r.integer("batch_size", 32, 1, 1 << 20));
+  {
+    JsonReader s = r.object("stop");
+    sc.stop.rounds = s.integer("rounds", 0, 0);
+    sc.stop.sim_time_s = s.number("sim_time_s", 0.0, 0);
+    if (s.has("target_accuracy")) sc.stop.target_accuracy = s.number("target_accuracy", {}, 0, 1);
+    sc.stop.stop_at_target = s.boolean("stop_at_target", false);
+    if (sc.stop.stop_at_target && !sc.stop.target_accuracy) s.fail("stop_at_target", "needs target_accuracy");
+    if (sc.stop.rounds == 0 && sc.stop.sim_time_s == 0 && !sc.stop.stop_at_target)
+      s.fail("", "no stop condition: give rounds, sim_time_s, or target_accuracy with stop_at_target");
+    s.finish();
+  }
+  {
+    JsonReader e = r.object_or_empty("eval");
+    sc.eval.every_rounds = int(e.integer("every_rounds", 10, 1));
+    e.finish();
+  }
+  read_network(r.object_or_empty("network"), sc.network);
+  read_compute(r.object_or_empty("compute"), sc.compute, sc.topology.total_workers());
+  r.finish();
+  return sc;
+}
+
+Topology load_topology(const std::string& path) {
+  nlohmann::json j = load_json_file(path);
+  JsonReader r(j, path, "", nullptr);
+  return read_topology(r);
+}
+
+}  // namespace geotrain

@@ -1,0 +1,86 @@
+// A scenario: what to train, on which topology, under which architecture and
+// policy, and when to stop. Loaded from scenarios/*.json (schema:
+// scenarios/scenario.schema.json). The loader resolves defaults and records the
+// full resolved scenario (topology inlined) for the run's summary.
+#pragma once
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/config/topology.h"
+#include "core/data/partition.h"
+#include "core/optim/optimizer.h"
+
+namespace geotrain {
+
+struct ModelSpec {
+  std::string kind = "mlp";  // mlp | softmax
+  std::vector<int> hidden;   // mlp only
+};
+
+struct DatasetSpec {
+  std::string kind = "fashion-mnist";  // fashion-mnist | idx | synthetic
+  std::string path;                    // IDX directory
+  int train_samples = 0;               // 0 = all
+  int test_samples = 0;                // 0 = all
+  // synthetic only
+  int features = 16, classes = 4, synthetic_train = 2000, synthetic_test = 500;
+  double noise = 1.0;
+};
+
+struct StopSpec {
+  std::int64_t rounds = 0;  // 0 = no limit
+  double sim_time_s = 0;    // 0 = no limit
+  std::optional<double> target_accuracy;
+  bool stop_at_target = false;
+};
+
+struct EvalSpec {
+  int every_rounds = 10;
+};
+
+struct NetworkSpec {
+  int segment_bytes = 64000;          // TCP segment (and link MTU - headers): super-segments simulate fast
+  std::int64_t tcp_buffer_bytes = 0;  // 0 = sized to the largest path bandwidth-delay product
+  int initial_cwnd_bytes = 14600;     // real TCP's 10 x 1460 B, converted to segments
+  std::int64_t queue_bytes = 0;       // drop-tail device queue; 0 = max(1 MiB, link BDP)
+  double min_rto_ms = 200;
+};
+
+struct Straggler {
+  int worker = 0;  // global worker index
+  double from_s = 0, to_s = 0, slowdown = 1;
+};
+
+struct ComputeSpec {
+  double jitter = 0;  // step time multiplied by U(1 - jitter, 1 + jitter)
+  std::vector<Straggler> stragglers;
+};
+
+struct Scenario {
+  std::string file, name, description;
+  Topology topology;
+  std::uint64_t seed = 1;
+  ModelSpec model;
+  DatasetSpec dataset;
+  PartitionSpec partition;
+  std::string architecture = "hips";  // hips | flat
+  std::string policy = "fsa";
+  OptimizerSpec optimizer;
+  int batch_size = 32;
+  StopSpec stop;
+  EvalSpec eval;
+  NetworkSpec network;
+  ComputeSpec compute;
+  nlohmann::json resolved;  // everything above, as run
+};
+
+// Loads a scenario file, applying --set assignments first ("a.b=v"; those under
+// "topology." apply to the topology, referenced file or inline). Throws ConfigError.
+Scenario load_scenario(const std::string& path, const std::vector<std::string>& sets = {});
+// Loads a topology file on its own (geotrain validate).
+Topology load_topology(const std::string& path);
+
+}  // namespace geotrain

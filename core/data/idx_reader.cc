@@ -1,0 +1,73 @@
+#include "core/data/idx_reader.h"
+
+#include <zlib.h>
+
+#include <cstdint>
+#include <fstream>
+#include <stdexcept>
+#include <vector>
+
+namespace geotrain {
+namespace {
+
+// Whole file, gunzipped when it is gzip (gzread passes plain files through).
+std::vector<unsigned char> read_maybe_gz(const std::string& path) {
+  gzFile f = gzopen(path.c_str(), "rb");
+  if (f == nullptr) throw std::runtime_error(path + ": cannot open");
+  std::vector<unsigned char> out;
+  unsigned char buf[1 << 16];
+  int n;
+  while ((n = gzread(f, buf, sizeof buf)) > 0) out.insert(out.end(), buf, buf + n);
+  bool bad = n < 0;
+  gzclose(f);
+  if (bad) throw std::runtime_error(path + ": read error (corrupt gzip?)");
+  return out;
+}
+
+std::uint32_t be32(const std::vector<unsigned char>& b, std::size_t off) {
+  return (std::uint32_t(b[off]) << 24) | (std::uint32_t(b[off + 1]) << 16) | (std::uint32_t(b[off + 2]) << 8) |
+         std::uint32_t(b[off + 3]);
+}
+
+std::string find(const std::string& dir, const std::string& stem) {
+  for (const std::string& p : {dir + "/" + stem + ".gz", dir + "/" + stem}) {
+    if (std::ifstream(p).good()) return p;
+  }
+  throw std::runtime_error(dir + "/" + stem + "(.gz): not found (install dataset-fashion-mnist: scripts/setup.sh)");
+}
+
+Dataset load_pair(const std::string& dir, const std::string& prefix, const std::string& name) {
+  const std::string ip = find(dir, prefix + "-images-idx3-ubyte");
+  const std::string lp = find(dir, prefix + "-labels-idx1-ubyte");
+  auto img = read_maybe_gz(ip);
+  auto lab = read_maybe_gz(lp);
+  if (img.size() < 16 || be32(img, 0) != 0x00000803) throw std::runtime_error(ip + ": not an IDX3 image file");
+  if (lab.size() < 8 || be32(lab, 0) != 0x00000801) throw std::runtime_error(lp + ": not an IDX1 label file");
+  const std::uint32_t n = be32(img, 4), rows = be32(img, 8), cols = be32(img, 12);
+  if (be32(lab, 4) != n) throw std::runtime_error(lp + ": label count differs from " + ip);
+  const std::size_t d = std::size_t(rows) * cols;
+  if (img.size() != 16 + d * n) throw std::runtime_error(ip + ": truncated");
+  if (lab.size() != 8 + std::size_t(n)) throw std::runtime_error(lp + ": truncated");
+  Dataset ds;
+  ds.name = name;
+  ds.x.resize(static_cast<Eigen::Index>(d), n);
+  ds.y.resize(n);
+  int max_label = 0;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    for (std::size_t j = 0; j < d; ++j) ds.x(static_cast<Eigen::Index>(j), i) = img[16 + i * d + j] / 255.0f;
+    ds.y[i] = lab[8 + i];
+    max_label = std::max(max_label, ds.y[i]);
+  }
+  ds.classes = max_label + 1;
+  return ds;
+}
+
+}  // namespace
+
+TrainTest load_idx_dataset(const std::string& dir, const std::string& name) {
+  TrainTest tt{load_pair(dir, "train", name), load_pair(dir, "t10k", name)};
+  tt.test.classes = tt.train.classes = std::max(tt.train.classes, tt.test.classes);
+  return tt;
+}
+
+}  // namespace geotrain

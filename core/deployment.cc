@@ -1,0 +1,56 @@
+#include "core/deployment.h"
+
+#include <stdexcept>
+
+namespace geotrain {
+
+const char* to_string(Role r) {
+  switch (r) {
+    case Role::kWorker: return "worker";
+    case Role::kLocalServer: return "local_server";
+    case Role::kGlobalServer: return "global_server";
+  }
+  return "?";
+}
+
+Deployment plan_deployment(const Topology& t, const std::string& arch) {
+  if (arch != "hips" && arch != "flat") throw std::invalid_argument("unknown architecture '" + arch + "'");
+  Deployment d;
+  NodeSpec gs;
+  gs.id = 0;
+  gs.role = Role::kGlobalServer;
+  gs.dc = t.global_server_dc;
+  gs.name = "global-server";
+  d.nodes.push_back(gs);
+  for (int dc = 0; dc < int(t.dcs.size()); ++dc) {
+    const auto& spec = t.dcs[dc];
+    if (spec.workers == 0) continue;
+    NodeId parent = 0;
+    if (arch == "hips") {
+      NodeSpec ls;
+      ls.id = NodeId(d.nodes.size());
+      ls.role = Role::kLocalServer;
+      ls.dc = dc;
+      ls.name = spec.name + "/local-server";
+      ls.parent = 0;
+      d.nodes[0].children.push_back(ls.id);
+      parent = ls.id;
+      d.nodes.push_back(ls);
+    }
+    for (int w = 0; w < spec.workers; ++w) {
+      NodeSpec ws;
+      ws.id = NodeId(d.nodes.size());
+      ws.role = Role::kWorker;
+      ws.dc = dc;
+      ws.worker_index = int(d.workers.size());
+      ws.name = spec.name + "/worker" + std::to_string(w);
+      ws.parent = parent;
+      d.nodes[parent].children.push_back(ws.id);
+      d.workers.push_back(ws.id);
+      d.nodes.push_back(ws);
+    }
+  }
+  return d;
+}
+
+}  // namespace geotrain

@@ -1,0 +1,39 @@
+// Which roles exist, where they run and who talks to whom: derived from the
+// topology and the architecture, identically in every runtime.
+//  hips: worker -> its DC's local server -> global server (one local server per
+//        DC that has workers; only local servers cross the WAN).
+//  flat: worker -> global server directly (MXNet-style PS across the WAN).
+// Node ids: the global server is 0, then per DC its local server (hips), then
+// its workers.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "core/config/topology.h"
+#include "core/message.h"
+
+namespace geotrain {
+
+enum class Role { kWorker, kLocalServer, kGlobalServer };
+const char* to_string(Role r);
+
+struct NodeSpec {
+  NodeId id = -1;
+  Role role = Role::kWorker;
+  int dc = 0;
+  int worker_index = -1;  // global worker index (workers only), DC-major
+  std::string name;       // e.g. "dc-a/worker1", "dc-a/local-server", "global-server"
+  NodeId parent = -1;
+  std::vector<NodeId> children;
+};
+
+struct Deployment {
+  std::vector<NodeSpec> nodes;  // index == id
+  NodeId global_server = 0;
+  std::vector<NodeId> workers;  // by worker index
+};
+
+// REQUIRES: architecture is "hips" or "flat".
+Deployment plan_deployment(const Topology& t, const std::string& architecture);
+
+}  // namespace geotrain

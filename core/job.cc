@@ -1,0 +1,73 @@
+#include "core/job.h"
+
+#include <stdexcept>
+
+#include "core/data/idx_reader.h"
+#include "core/data/synthetic.h"
+#include "core/models/mlp.h"
+#include "core/roles/global_server.h"
+#include "core/roles/local_server.h"
+#include "core/roles/worker.h"
+
+namespace geotrain {
+
+std::unique_ptr<Model> make_model(const ModelSpec& spec, int features, int classes) {
+  if (spec.kind == "mlp") return std::make_unique<Mlp>(features, spec.hidden, classes);
+  if (spec.kind == "softmax") return std::make_unique<Mlp>(features, std::vector<int>{}, classes);
+  throw std::invalid_argument("unknown model '" + spec.kind + "'");
+}
+
+TrainTest load_dataset(const DatasetSpec& spec, std::uint64_t seed) {
+  if (spec.kind == "synthetic") {
+    SyntheticSpec s;
+    s.features = spec.features;
+    s.classes = spec.classes;
+    s.train = spec.synthetic_train;
+    s.test = spec.synthetic_test;
+    s.noise = float(spec.noise);
+    s.seed = seed;
+    return make_synthetic(s);
+  }
+  TrainTest tt = load_idx_dataset(spec.path, spec.kind);
+  tt.train = tt.train.head(spec.train_samples);
+  tt.test = tt.test.head(spec.test_samples);
+  return tt;
+}
+
+namespace {
+std::vector<int> workers_per_dc(const Topology& t) {
+  std::vector<int> v;
+  for (const auto& d : t.dcs) v.push_back(d.workers);
+  return v;
+}
+}  // namespace
+
+TrainingJob::TrainingJob(const Scenario& sc)
+    : sc_(sc),
+      dep_(plan_deployment(sc.topology, sc.architecture)),
+      data_(load_dataset(sc.dataset, sc.seed)),
+      model_(make_model(sc.model, data_.train.features(), data_.train.classes)),
+      shards_(partition(data_.train, sc.partition, workers_per_dc(sc.topology), sc.seed)),
+      initial_(model_->init(sc.seed)),
+      compute_(sc.topology, sc.compute, dep_) {}
+
+std::unique_ptr<Actor> TrainingJob::make_actor(NodeId id, Runtime& rt, RunMonitor* monitor, Tracer* tracer) const {
+  RoleContext ctx;
+  ctx.model = model_.get();
+  ctx.train = &data_.train;
+  ctx.shards = &shards_;
+  ctx.initial = &initial_;
+  ctx.optimizer = sc_.optimizer;
+  ctx.batch_size = sc_.batch_size;
+  ctx.monitor = monitor;
+  ctx.tracer = tracer;
+  const NodeSpec& n = dep_.nodes.at(id);
+  switch (n.role) {
+    case Role::kWorker: return std::make_unique<Worker>(rt, n, ctx);
+    case Role::kLocalServer: return std::make_unique<LocalServer>(rt, n, ctx);
+    case Role::kGlobalServer: return std::make_unique<GlobalServer>(rt, n, ctx);
+  }
+  throw std::logic_error("unknown role");
+}
+
+}  // namespace geotrain

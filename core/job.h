@@ -1,0 +1,46 @@
+// A training job assembled from a scenario, independent of any runtime: loads
+// the data, builds the model, partitions the training set, plans the deployment
+// and creates the actor for any node. A runtime creates one Runtime per node it
+// hosts and asks the job for that node's actor.
+#pragma once
+#include <memory>
+#include <vector>
+
+#include "core/compute_model.h"
+#include "core/config/scenario.h"
+#include "core/deployment.h"
+#include "core/models/model.h"
+#include "core/roles/role_context.h"
+#include "core/runtime.h"
+
+namespace geotrain {
+
+// Builds the scenario's model for `features` inputs and `classes` outputs.
+std::unique_ptr<Model> make_model(const ModelSpec& spec, int features, int classes);
+// Loads (or generates) the scenario's dataset. Throws std::runtime_error.
+TrainTest load_dataset(const DatasetSpec& spec, std::uint64_t seed);
+
+class TrainingJob {
+ public:
+  explicit TrainingJob(const Scenario& sc);
+
+  const Scenario& scenario() const { return sc_; }
+  const Deployment& deployment() const { return dep_; }
+  const Model& model() const { return *model_; }
+  const TrainTest& data() const { return data_; }
+  const ComputeModel& compute_model() const { return compute_; }
+
+  // `monitor` and `tracer` may be null. The actor keeps references to rt and this job.
+  std::unique_ptr<Actor> make_actor(NodeId id, Runtime& rt, RunMonitor* monitor, Tracer* tracer) const;
+
+ private:
+  Scenario sc_;
+  Deployment dep_;
+  TrainTest data_;
+  std::unique_ptr<Model> model_;
+  std::vector<std::vector<int>> shards_;
+  ParamSet initial_;
+  ComputeModel compute_;
+};
+
+}  // namespace geotrain

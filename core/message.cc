@@ -1,0 +1,34 @@
+#include "core/message.h"
+
+namespace geotrain {
+
+const char* to_string(MsgKind k) {
+  switch (k) {
+    case MsgKind::kPush: return "push";
+    case MsgKind::kPushAck: return "push_ack";
+    case MsgKind::kPullRequest: return "pull_request";
+    case MsgKind::kPullResponse: return "pull_response";
+    case MsgKind::kControl: return "control";
+  }
+  return "?";
+}
+
+std::uint64_t dense_wire_bytes(const Payload* p) {
+  std::uint64_t n = kMessageHeaderBytes;
+  if (p == nullptr) return n;
+  for (const auto& b : p->blocks) n += kBlockHeaderBytes + 4ull * static_cast<std::uint64_t>(b.values.size());
+  return n;
+}
+
+Message make_message(MsgKind kind, NodeId from, NodeId to, std::int64_t round, std::shared_ptr<const Payload> payload) {
+  Message m;
+  m.kind = kind;
+  m.from = from;
+  m.to = to;
+  m.round = round;
+  m.wire_bytes = dense_wire_bytes(payload.get());
+  m.payload = std::move(payload);
+  return m;
+}
+
+}  // namespace geotrain

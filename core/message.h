@@ -1,0 +1,56 @@
+// Messages exchanged by roles. A message carries an immutable payload (shared,
+// never copied by a runtime) and the number of bytes it costs on the wire, which
+// is what a simulated network charges (the payload itself is not serialised in
+// simulation; real mode encodes it).
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "core/params.h"
+
+namespace geotrain {
+
+using NodeId = int;
+
+enum class MsgKind : std::uint8_t {
+  kPush,          // an update (gradient, delta) travelling towards the global server
+  kPushAck,       // the push of round r is accounted for; under FSA: the global round is done
+  kPullRequest,   // ask for the current parameters
+  kPullResponse,  // parameters
+  kControl,       // small control messages (stop, hello, ...)
+};
+const char* to_string(MsgKind k);
+
+enum class Channel : std::uint8_t { kReliable, kBestEffort };
+
+// What a push or pull carries.
+struct Payload {
+  ParamSet blocks;
+  double loss_sum = 0;   // sum of the training losses of the contributing steps
+  int contributors = 0;  // how many worker steps the blocks sum over
+};
+
+struct Message {
+  MsgKind kind = MsgKind::kControl;
+  NodeId from = -1;
+  NodeId to = -1;
+  std::int64_t round = 0;
+  Channel channel = Channel::kReliable;
+  int priority = 0;                        // higher goes first among messages queued at one sender
+  std::shared_ptr<const Payload> payload;  // may be null (acks, requests)
+  std::uint64_t wire_bytes = 0;            // set by make_message from the payload
+};
+
+// Fixed per-message header charged on the wire (type, ids, round, lengths).
+constexpr std::uint64_t kMessageHeaderBytes = 32;
+// Per-block header (key and length).
+constexpr std::uint64_t kBlockHeaderBytes = 8;
+
+// Wire size of a payload encoded densely as fp32 (the only codec so far).
+std::uint64_t dense_wire_bytes(const Payload* p);
+
+Message make_message(MsgKind kind, NodeId from, NodeId to, std::int64_t round,
+                     std::shared_ptr<const Payload> payload = nullptr);
+
+}  // namespace geotrain

@@ -1,0 +1,31 @@
+#include "core/models/model.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace geotrain {
+
+Evaluation evaluate(const Model& m, const ParamSet& p, const Dataset& d, int max_samples) {
+  const int n = max_samples > 0 ? std::min(max_samples, d.size()) : d.size();
+  constexpr int kChunk = 2048;
+  Evaluation e;
+  if (n == 0) return e;
+  int correct = 0;
+  double loss = 0;
+  for (int lo = 0; lo < n; lo += kChunk) {
+    const int cnt = std::min(kChunk, n - lo);
+    Eigen::MatrixXf z = m.logits(p, d.x.middleCols(lo, cnt));
+    for (int i = 0; i < cnt; ++i) {
+      Eigen::Index best;
+      const float mx = z.col(i).maxCoeff(&best);
+      if (best == d.y[lo + i]) ++correct;
+      const double lse = mx + std::log((z.col(i).array() - mx).exp().sum());
+      loss += lse - z(d.y[lo + i], i);
+    }
+  }
+  e.accuracy = double(correct) / n;
+  e.loss = loss / n;
+  return e;
+}
+
+}  // namespace geotrain

@@ -1,0 +1,36 @@
+#include "core/monitor.h"
+
+namespace geotrain {
+
+RunMonitor::RunMonitor(const Model& model, const Dataset& test, StopSpec stop, EvalSpec eval,
+                       std::function<NetCounters()> probe)
+    : model_(model), test_(test), stop_(stop), eval_(eval), probe_(std::move(probe)) {}
+
+void RunMonitor::evaluate_now(TimeNs now, std::int64_t round, const ParamSet& params, double train_loss) {
+  const Evaluation e = evaluate(model_, params, test_);
+  TimelineRow row;
+  row.time_s = to_seconds(now);
+  row.round = round;
+  row.test_accuracy = e.accuracy;
+  row.test_loss = e.loss;
+  row.loss = train_loss;
+  if (probe_) row.net = probe_();
+  timeline_.push_back(row);
+  if (stop_.target_accuracy && !time_to_target_s_ && e.accuracy >= *stop_.target_accuracy)
+    time_to_target_s_ = row.time_s;
+  if (on_eval_) on_eval_(row);
+}
+
+bool RunMonitor::on_round(TimeNs now, std::int64_t round, const ParamSet& params, double train_loss) {
+  const bool last =
+      (stop_.rounds > 0 && round >= stop_.rounds) || (stop_.sim_time_s > 0 && to_seconds(now) >= stop_.sim_time_s);
+  if (last || round % eval_.every_rounds == 0) evaluate_now(now, round, params, train_loss);
+  return last || (stop_.stop_at_target && time_to_target_s_.has_value());
+}
+
+void RunMonitor::finish(TimeNs now, std::int64_t round, const ParamSet& params, double train_loss) {
+  if (!timeline_.empty() && timeline_.back().round == round) return;
+  evaluate_now(now, round, params, train_loss);
+}
+
+}  // namespace geotrain

@@ -1,0 +1,57 @@
+// The run's referee, living beside the global server: evaluates the model every
+// `every_rounds` rounds on the test set, keeps the timeline, and decides when the
+// job ends (the core decides, not the runtime). Network byte counts come from a
+// probe the runtime provides.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "core/config/scenario.h"
+#include "core/models/model.h"
+#include "core/time.h"
+
+namespace geotrain {
+
+struct NetCounters {
+  std::uint64_t wan_bytes = 0;
+  std::uint64_t lan_bytes = 0;
+};
+
+struct TimelineRow {
+  double time_s = 0;
+  std::int64_t round = 0;
+  double test_accuracy = 0;
+  double loss = 0;  // mean training loss of the workers' steps in the last round
+  double test_loss = 0;
+  NetCounters net;
+};
+
+class RunMonitor {
+ public:
+  RunMonitor(const Model& model, const Dataset& test, StopSpec stop, EvalSpec eval, std::function<NetCounters()> probe);
+  // After the global server applied `round` (1-based count of applied rounds).
+  // Returns true when the job must stop.
+  bool on_round(TimeNs now, std::int64_t round, const ParamSet& params, double train_loss);
+  // End of run: evaluates the final model unless the last round was just evaluated.
+  void finish(TimeNs now, std::int64_t round, const ParamSet& params, double train_loss);
+
+  const std::vector<TimelineRow>& timeline() const { return timeline_; }
+  std::optional<double> time_to_target_s() const { return time_to_target_s_; }
+  // Called after each evaluation (progress display).
+  void on_eval(std::function<void(const TimelineRow&)> fn) { on_eval_ = std::move(fn); }
+
+ private:
+  void evaluate_now(TimeNs now, std::int64_t round, const ParamSet& params, double train_loss);
+  const Model& model_;
+  const Dataset& test_;
+  StopSpec stop_;
+  EvalSpec eval_;
+  std::function<NetCounters()> probe_;
+  std::function<void(const TimelineRow&)> on_eval_;
+  std::vector<TimelineRow> timeline_;
+  std::optional<double> time_to_target_s_;
+};
+
+}  // namespace geotrain

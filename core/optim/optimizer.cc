@@ -1,0 +1,70 @@
+#include "core/optim/optimizer.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace geotrain {
+namespace {
+
+class Sgd : public Optimizer {
+ public:
+  explicit Sgd(OptimizerSpec s) : s_(s) {}
+  void apply(ParamSet& p, const ParamSet& g) override {
+    for (std::size_t i = 0; i < p.size(); ++i)
+      p[i].values -= float(s_.lr) * (g[i].values + float(s_.weight_decay) * p[i].values);
+  }
+
+ private:
+  OptimizerSpec s_;
+};
+
+class Momentum : public Optimizer {
+ public:
+  explicit Momentum(OptimizerSpec s) : s_(s) {}
+  void apply(ParamSet& p, const ParamSet& g) override {
+    if (v_.empty()) v_ = zeros_like(p);
+    for (std::size_t i = 0; i < p.size(); ++i) {
+      v_[i].values = float(s_.momentum) * v_[i].values + g[i].values + float(s_.weight_decay) * p[i].values;
+      p[i].values -= float(s_.lr) * v_[i].values;
+    }
+  }
+
+ private:
+  OptimizerSpec s_;
+  ParamSet v_;
+};
+
+// Kingma & Ba 2015, with bias correction.
+class Adam : public Optimizer {
+ public:
+  explicit Adam(OptimizerSpec s) : s_(s) {}
+  void apply(ParamSet& p, const ParamSet& g) override {
+    if (m_.empty()) m_ = v_ = zeros_like(p);
+    ++t_;
+    const float b1 = float(s_.beta1), b2 = float(s_.beta2);
+    const float c1 = 1.0f - std::pow(b1, float(t_)), c2 = 1.0f - std::pow(b2, float(t_));
+    for (std::size_t i = 0; i < p.size(); ++i) {
+      Eigen::VectorXf gi = g[i].values + float(s_.weight_decay) * p[i].values;
+      m_[i].values = b1 * m_[i].values + (1 - b1) * gi;
+      v_[i].values = b2 * v_[i].values + (1 - b2) * gi.cwiseProduct(gi);
+      p[i].values.array() -=
+          float(s_.lr) * (m_[i].values.array() / c1) / ((v_[i].values.array() / c2).sqrt() + float(s_.eps));
+    }
+  }
+
+ private:
+  OptimizerSpec s_;
+  ParamSet m_, v_;
+  long t_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Optimizer> make_optimizer(const OptimizerSpec& s) {
+  if (s.kind == "sgd") return std::make_unique<Sgd>(s);
+  if (s.kind == "momentum") return std::make_unique<Momentum>(s);
+  if (s.kind == "adam") return std::make_unique<Adam>(s);
+  throw std::invalid_argument("unknown optimizer '" + s.kind + "'");
+}
+
+}  // namespace geotrain

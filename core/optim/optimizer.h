@@ -1,0 +1,29 @@
+// Optimisers applied by the server that owns the parameters. State (momentum,
+// Adam moments) is keyed by block position and lives in the optimiser object.
+#pragma once
+#include <memory>
+#include <string>
+
+#include "core/params.h"
+
+namespace geotrain {
+
+struct OptimizerSpec {
+  std::string kind = "sgd";  // sgd | momentum | adam
+  double lr = 0.01;
+  double momentum = 0.9;                          // momentum
+  double beta1 = 0.9, beta2 = 0.999, eps = 1e-8;  // adam
+  double weight_decay = 0;                        // L2, added to the gradient
+};
+
+class Optimizer {
+ public:
+  virtual ~Optimizer() = default;
+  // params -= step(grad). REQUIRES: same layout on every call.
+  virtual void apply(ParamSet& params, const ParamSet& grad) = 0;
+};
+
+// Throws std::invalid_argument on an unknown kind.
+std::unique_ptr<Optimizer> make_optimizer(const OptimizerSpec& spec);
+
+}  // namespace geotrain

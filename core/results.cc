@@ -1,0 +1,60 @@
+#include "core/results.h"
+
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <stdexcept>
+
+namespace geotrain {
+
+nlohmann::json summary_json(const RunResult& r) {
+  using nlohmann::json;
+  json j;
+  const TimelineRow last = r.timeline.empty() ? TimelineRow{} : r.timeline.back();
+  j["scenario_name"] = r.scenario_name;
+  j["runtime"] = r.runtime;
+  j["architecture"] = r.architecture;
+  j["policy"] = r.policy;
+  j["final_test_accuracy"] = last.test_accuracy;
+  j["final_loss"] = last.loss;
+  j["final_test_loss"] = last.test_loss;
+  j["target_accuracy"] = r.target_accuracy ? json(*r.target_accuracy) : json(nullptr);
+  j["time_to_target_s"] = r.time_to_target_s ? json(*r.time_to_target_s) : json(nullptr);
+  j["sim_time_s"] = r.sim_time_s;
+  j["wall_time_s"] = r.wall_time_s;
+  j["rounds"] = r.rounds;
+  j["time_per_round_s"] = r.rounds > 0 ? r.sim_time_s / double(r.rounds) : 0.0;
+  j["worker_steps"] = r.worker_steps;
+  j["bytes"] = {{"wan", r.bytes.wan_bytes}, {"lan", r.bytes.lan_bytes}};
+  j["wan_bytes_per_round"] = r.rounds > 0 ? double(r.bytes.wan_bytes) / double(r.rounds) : 0.0;
+  j["events"] = r.events;
+  json dcs = json::array();
+  for (const auto& d : r.dcs)
+    dcs.push_back({{"name", d.name},
+                   {"workers", d.workers},
+                   {"compute_busy_fraction", d.compute_busy_fraction},
+                   {"blocked_fraction", d.blocked_fraction}});
+  j["dcs"] = dcs;
+  j["network"] = r.network;
+  j["scenario"] = r.scenario;
+  return j;
+}
+
+void write_run_outputs(const std::string& dir, const RunResult& r) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw std::runtime_error(dir + ": cannot create directory: " + ec.message());
+  {
+    std::ofstream out(dir + "/summary.json");
+    if (!out) throw std::runtime_error(dir + "/summary.json: cannot write");
+    out << summary_json(r).dump(2) << "\n";
+  }
+  std::ofstream csv(dir + "/timeline.csv");
+  if (!csv) throw std::runtime_error(dir + "/timeline.csv: cannot write");
+  csv << "time_s,round,test_accuracy,loss,wan_bytes,lan_bytes\n" << std::setprecision(10);
+  for (const auto& t : r.timeline)
+    csv << t.time_s << ',' << t.round << ',' << t.test_accuracy << ',' << t.loss << ',' << t.net.wan_bytes << ','
+        << t.net.lan_bytes << '\n';
+}
+
+}  // namespace geotrain

@@ -1,0 +1,43 @@
+// The outcome of one run, whichever runtime produced it, and its files:
+// DIR/summary.json (schema: analysis/schemas/summary.schema.json) and
+// DIR/timeline.csv (one row per evaluation).
+#pragma once
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/monitor.h"
+
+namespace geotrain {
+
+struct DcStats {
+  std::string name;
+  int workers = 0;
+  double compute_busy_fraction = 0;  // mean over the DC's workers of busy time / run time
+  double blocked_fraction = 0;       // mean of (waiting for the round trip) / run time
+};
+
+struct RunResult {
+  std::string runtime;  // "sim" | "real"
+  std::string scenario_name, architecture, policy;
+  std::optional<double> target_accuracy;
+  std::optional<double> time_to_target_s;
+  double sim_time_s = 0;
+  double wall_time_s = 0;
+  std::int64_t rounds = 0;
+  std::int64_t worker_steps = 0;
+  NetCounters bytes;
+  std::uint64_t events = 0;
+  std::vector<DcStats> dcs;
+  nlohmann::json network;   // runtime-specific settings that change results (segment size, ...)
+  nlohmann::json scenario;  // resolved scenario
+  std::vector<TimelineRow> timeline;
+};
+
+nlohmann::json summary_json(const RunResult& r);
+// Creates dir if needed; writes summary.json and timeline.csv. Throws std::runtime_error.
+void write_run_outputs(const std::string& dir, const RunResult& r);
+
+}  // namespace geotrain

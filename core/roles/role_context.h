@@ -1,0 +1,25 @@
+// What every role of one job shares (read-only) besides its Runtime: the model,
+// the data, the optimiser settings, and optional observers.
+#pragma once
+#include <vector>
+
+#include "core/config/scenario.h"
+#include "core/models/model.h"
+#include "core/trace.h"
+
+namespace geotrain {
+
+class RunMonitor;
+
+struct RoleContext {
+  const Model* model = nullptr;
+  const Dataset* train = nullptr;
+  const std::vector<std::vector<int>>* shards = nullptr;  // by worker index
+  const ParamSet* initial = nullptr;                      // identical start on every node
+  OptimizerSpec optimizer;
+  int batch_size = 32;
+  RunMonitor* monitor = nullptr;  // global server only; may be null in real-mode non-GS processes
+  Tracer* tracer = nullptr;       // may be null
+};
+
+}  // namespace geotrain

@@ -1,0 +1,65 @@
+#include "core/roles/worker.h"
+
+#include <algorithm>
+
+namespace geotrain {
+
+Worker::Worker(Runtime& rt, const NodeSpec& spec, const RoleContext& ctx)
+    : rt_(rt), spec_(spec), ctx_(ctx), params_(*ctx.initial) {
+  order_ = (*ctx_.shards)[spec_.worker_index];
+}
+
+void Worker::start() { begin_step(); }
+
+const std::vector<int>& Worker::next_batch() {
+  batch_.clear();
+  const std::size_t want = std::min<std::size_t>(ctx_.batch_size, order_.size());
+  while (batch_.size() < want) {
+    if (cursor_ == 0) std::shuffle(order_.begin(), order_.end(), rt_.rng());  // new epoch
+    batch_.push_back(order_[cursor_]);
+    cursor_ = (cursor_ + 1) % order_.size();
+  }
+  return batch_;
+}
+
+void Worker::begin_step() {
+  step_start_ = rt_.now();
+  const ComputeCost cost{ctx_.model->train_flops_per_sample() * ctx_.batch_size, ctx_.batch_size};
+  rt_.compute(
+      cost, [this] { compute_update(); }, [this] { finish_step(); });
+}
+
+void Worker::compute_update() {
+  Eigen::MatrixXf x;
+  std::vector<int> y;
+  gather(*ctx_.train, next_batch(), &x, &y);
+  update_ = std::make_shared<Payload>();
+  update_->loss_sum = ctx_.model->loss_and_gradient(params_, x, y, &update_->blocks);
+  update_->contributors = 1;
+}
+
+void Worker::finish_step() {
+  stats_.busy_ns += rt_.now() - step_start_;
+  ++stats_.steps;
+  if (ctx_.tracer) ctx_.tracer->record(rt_.now(), spec_.id, TraceKind::kStepDone, round_);
+  push_time_ = rt_.now();
+  rt_.send(make_message(MsgKind::kPush, spec_.id, spec_.parent, round_, std::move(update_)));
+}
+
+void Worker::on_message(const Message& msg) {
+  switch (msg.kind) {
+    case MsgKind::kPushAck:
+      if (ctx_.tracer) ctx_.tracer->record(rt_.now(), spec_.id, TraceKind::kWorkerAcked, msg.round);
+      rt_.send(make_message(MsgKind::kPullRequest, spec_.id, spec_.parent, round_));
+      break;
+    case MsgKind::kPullResponse:
+      params_ = msg.payload->blocks;
+      stats_.blocked_ns += rt_.now() - push_time_;
+      ++round_;
+      begin_step();
+      break;
+    default: break;
+  }
+}
+
+}  // namespace geotrain

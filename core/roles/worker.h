@@ -1,0 +1,45 @@
+// A worker: computes a step on its shard with the parameters it holds, pushes
+// the update to its parent (local server, or the global server in flat), waits
+// for the push ack, pulls, installs the parameters, repeats. Tracks how long it
+// computed (busy) and how long it waited for the round trip (blocked).
+#pragma once
+#include <vector>
+
+#include "core/deployment.h"
+#include "core/roles/role_context.h"
+#include "core/runtime.h"
+
+namespace geotrain {
+
+struct WorkerStats {
+  TimeNs busy_ns = 0;     // computing
+  TimeNs blocked_ns = 0;  // between push and receiving new parameters
+  std::int64_t steps = 0;
+};
+
+class Worker : public Actor {
+ public:
+  Worker(Runtime& rt, const NodeSpec& spec, const RoleContext& ctx);
+  void start() override;
+  void on_message(const Message& msg) override;
+  const WorkerStats& stats() const { return stats_; }
+
+ private:
+  void begin_step();
+  void compute_update();  // the real maths of one step
+  void finish_step();
+  const std::vector<int>& next_batch();
+
+  Runtime& rt_;
+  NodeSpec spec_;
+  RoleContext ctx_;
+  ParamSet params_;
+  std::shared_ptr<Payload> update_;
+  std::int64_t round_ = 0;
+  std::vector<int> order_, batch_;
+  std::size_t cursor_ = 0;
+  TimeNs step_start_ = 0, push_time_ = 0;
+  WorkerStats stats_;
+};
+
+}  // namespace geotrain

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages geotrain needs, only those missing.
+# Usage: scripts/setup.sh            (needs root or sudo when something is missing)
+set -euo pipefail
+
+PKGS=(
+  build-essential cmake pkg-config        # toolchain
+  libns3-dev libgsl-dev libsqlite3-dev    # ns-3 3.37 (its .pc files name gsl and sqlite3 libs directly)
+  libeigen3-dev                           # model maths
+  nlohmann-json3-dev                      # scenario/topology/summary JSON
+  libcli11-dev                            # the geotrain command line
+  libgtest-dev googletest                 # tests
+  libbenchmark-dev                        # bench/
+  zlib1g-dev                              # reading the gzip-compressed IDX files
+  dataset-fashion-mnist                   # the default real dataset (IDX files)
+  python3 python3-jsonschema              # schema test for shipped JSON files
+)
+
+missing=()
+for p in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#PKGS[@]} packages present"
+  exit 0
+fi
+
+echo "setup: installing ${missing[*]}"
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,51 @@
+// The simulated network in ns-3: one host node per role, one switch node per
+// data centre, a point-to-point link from every host to its DC's switch (the
+// DC's LAN figures) and a point-to-point WAN link per connected DC pair
+// (bandwidth, one-way latency, packet loss, bandwidth trace). Plain drop-tail
+// device queues (ns-3's default FqCoDel root disc is removed). TCP settings are
+// derived from the scenario: super-segments for speed, the initial window
+// converted from bytes to segments, buffers sized to the bandwidth-delay product.
+//
+// Owns nothing after Simulator::Destroy(); construct one per simulation.
+#pragma once
+#include <ns3/internet-module.h>
+#include <ns3/network-module.h>
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+#include "core/config/scenario.h"
+#include "core/deployment.h"
+#include "core/monitor.h"
+
+namespace geotrain::sim {
+
+class SimNetwork {
+ public:
+  // Sets ns-3 TCP defaults, builds nodes and links, populates routing tables.
+  SimNetwork(const Scenario& sc, const Deployment& dep);
+
+  ns3::Ptr<ns3::Node> host(NodeId id) const { return hosts_.Get(std::uint32_t(id)); }
+  int host_count() const { return int(hosts_.GetN()); }
+  ns3::Ipv4Address address(NodeId id) const { return addresses_[id]; }
+  NodeId node_of(ns3::Ipv4Address a) const;  // -1 when unknown
+  // Bytes put on the wire so far (link-layer, every hop counted once per hop).
+  NetCounters counters() const { return counters_; }
+  // The TCP/link settings actually used (for summary.json).
+  const nlohmann::json& settings() const { return settings_; }
+  std::uint32_t mtu() const { return mtu_; }
+
+ private:
+  ns3::NetDeviceContainer connect(ns3::Ptr<ns3::Node> a, ns3::Ptr<ns3::Node> b, const LinkSpec& l, bool wan,
+                                  ns3::Ipv4AddressHelper& addr, ns3::Ipv4InterfaceContainer* ifc);
+  ns3::NodeContainer hosts_, switches_;
+  std::vector<ns3::Ipv4Address> addresses_;
+  NetCounters counters_;
+  nlohmann::json settings_;
+  std::uint32_t mtu_ = 1500;
+  std::uint64_t queue_bytes_ = 0;    // 0 = per link: max(1 MiB, bandwidth-delay product)
+  std::int64_t next_stream_ = 1000;  // ns-3 random stream numbers for error models
+};
+
+}  // namespace geotrain::sim

@@ -1,0 +1,134 @@
+#include "sim/sim_runner.h"
+
+#include <ns3/core-module.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <vector>
+
+#include "core/job.h"
+#include "core/monitor.h"
+#include "core/roles/global_server.h"
+#include "core/roles/worker.h"
+#include "sim/sim_network.h"
+#include "sim/sim_node.h"
+#include "sim/sim_transport.h"
+
+namespace geotrain::sim {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+// One progress line per evaluation on a terminal (rewritten in place);
+// otherwise at most one line every 5 s of wall time.
+class Progress {
+ public:
+  Progress(bool on, const Scenario& sc, Clock::time_point t0)
+      : on_(on), tty_(isatty(STDERR_FILENO) != 0), rounds_(sc.stop.rounds), t0_(t0) {}
+  void operator()(const TimelineRow& r) {
+    if (!on_) return;
+    const double wall = seconds_since(t0_);
+    if (!tty_ && wall - last_ < 5.0) return;
+    last_ = wall;
+    std::fprintf(stderr, "%s[sim] round %lld%s  sim %.1f s  acc %.4f  loss %.4f  wan %.1f MB  wall %.1f s%s",
+                 tty_ ? "\r" : "", static_cast<long long>(r.round),
+                 rounds_ > 0 ? ("/" + std::to_string(rounds_)).c_str() : "", r.time_s, r.test_accuracy, r.loss,
+                 r.net.wan_bytes / 1e6, wall, tty_ ? "   " : "\n");
+    std::fflush(stderr);
+  }
+  void done() {
+    if (on_ && tty_) std::fprintf(stderr, "\n");
+  }
+
+ private:
+  bool on_, tty_;
+  std::int64_t rounds_;
+  Clock::time_point t0_;
+  double last_ = -1e9;
+};
+
+std::vector<DcStats> dc_stats(const Scenario& sc, const Deployment& dep,
+                              const std::vector<std::unique_ptr<Actor>>& actors, double run_s) {
+  std::vector<DcStats> out;
+  for (std::size_t dc = 0; dc < sc.topology.dcs.size(); ++dc) {
+    DcStats s;
+    s.name = sc.topology.dcs[dc].name;
+    for (const auto& n : dep.nodes) {
+      if (n.role != Role::kWorker || n.dc != int(dc)) continue;
+      const auto* w = dynamic_cast<const Worker*>(actors[n.id].get());
+      ++s.workers;
+      s.compute_busy_fraction += run_s > 0 ? to_seconds(w->stats().busy_ns) / run_s : 0;
+      s.blocked_fraction += run_s > 0 ? to_seconds(w->stats().blocked_ns) / run_s : 0;
+    }
+    if (s.workers > 0) {
+      s.compute_busy_fraction /= s.workers;
+      s.blocked_fraction /= s.workers;
+    }
+    out.push_back(s);
+  }
+  return out;
+}
+
+}  // namespace
+
+RunResult run_simulation(const Scenario& sc, const SimOptions& opt) {
+  const auto t0 = Clock::now();
+  TrainingJob job(sc);
+  const Deployment& dep = job.deployment();
+
+  ns3::RngSeedManager::SetSeed(std::uint32_t(sc.seed % 4294967295u) + 1);  // ns-3 rejects seed 0
+  ns3::RngSeedManager::SetRun(1);
+
+  RunResult result;
+  {
+    SimNetwork net(sc, dep);
+    std::vector<std::unique_ptr<Actor>> actors(dep.nodes.size());
+    SimTransport transport(net, [&actors](const Message& m) { actors[m.to]->on_message(m); });
+    RunMonitor monitor(job.model(), job.data().test, sc.stop, sc.eval, [&net] { return net.counters(); });
+    Progress progress(opt.progress, sc, t0);
+    monitor.on_eval([&progress](const TimelineRow& r) { progress(r); });
+
+    std::vector<std::unique_ptr<SimNode>> nodes;
+    for (const auto& n : dep.nodes) {
+      nodes.push_back(
+          std::make_unique<SimNode>(n.id, transport, job.compute_model(), sc.seed, [] { ns3::Simulator::Stop(); }));
+      RunMonitor* m = n.role == Role::kGlobalServer ? &monitor : nullptr;
+      actors[n.id] = job.make_actor(n.id, *nodes.back(), m, opt.tracer);
+    }
+    for (auto& a : actors) ns3::Simulator::ScheduleNow([p = a.get()] { p->start(); });
+    if (sc.stop.sim_time_s > 0) ns3::Simulator::Stop(ns3::Seconds(sc.stop.sim_time_s));
+    ns3::Simulator::Run();
+    progress.done();
+
+    const auto* gs = dynamic_cast<const GlobalServer*>(actors[dep.global_server].get());
+    const TimeNs end = ns3::Simulator::Now().GetNanoSeconds();
+    monitor.finish(end, gs->rounds(), gs->params(), gs->last_train_loss());
+
+    result.runtime = "sim";
+    result.scenario_name = sc.name;
+    result.architecture = sc.architecture;
+    result.policy = sc.policy;
+    result.target_accuracy = sc.stop.target_accuracy;
+    result.time_to_target_s = monitor.time_to_target_s();
+    result.sim_time_s = to_seconds(end);
+    result.rounds = gs->rounds();
+    for (NodeId w : dep.workers) result.worker_steps += dynamic_cast<const Worker*>(actors[w].get())->stats().steps;
+    result.bytes = net.counters();
+    result.events = ns3::Simulator::GetEventCount();
+    result.dcs = dc_stats(sc, dep, actors, result.sim_time_s);
+    result.network = net.settings();
+    result.scenario = sc.resolved;
+    result.timeline = monitor.timeline();
+    actors.clear();
+    nodes.clear();
+  }
+  ns3::Simulator::Destroy();
+  result.wall_time_s = seconds_since(t0);
+  return result;
+}
+
+}  // namespace geotrain::sim

@@ -1,0 +1,18 @@
+// Runs one scenario in ns-3 from start to end and returns its RunResult.
+// ns-3's simulator is process-global: one run at a time per process; the runner
+// calls Simulator::Destroy() before returning, so runs can follow each other.
+#pragma once
+#include "core/config/scenario.h"
+#include "core/results.h"
+#include "core/trace.h"
+
+namespace geotrain::sim {
+
+struct SimOptions {
+  bool progress = false;     // progress lines on stderr
+  Tracer* tracer = nullptr;  // optional protocol observer
+};
+
+RunResult run_simulation(const Scenario& sc, const SimOptions& opt = {});
+
+}  // namespace geotrain::sim

@@ -1,0 +1,191 @@
+#include "sim/sim_transport.h"
+
+#include <ns3/core-module.h>
+
+#include <stdexcept>
+
+namespace geotrain::sim {
+namespace {
+
+constexpr std::uint16_t kTcpPort = 9000;
+constexpr std::uint16_t kUdpPort = 9001;
+constexpr std::uint32_t kUdpHeaders = 28;  // IP + UDP
+const ns3::Time kUdpReassemblyTimeout = ns3::Seconds(60);
+
+// Identifies the message a UDP datagram belongs to.
+class FragmentTag : public ns3::Tag {
+ public:
+  static ns3::TypeId GetTypeId() {
+    static ns3::TypeId tid = ns3::TypeId("geotrain::FragmentTag").SetParent<ns3::Tag>().AddConstructor<FragmentTag>();
+    return tid;
+  }
+  ns3::TypeId GetInstanceTypeId() const override { return GetTypeId(); }
+  std::uint32_t GetSerializedSize() const override { return 8; }
+  void Serialize(ns3::TagBuffer b) const override { b.WriteU64(id); }
+  void Deserialize(ns3::TagBuffer b) override { id = b.ReadU64(); }
+  void Print(std::ostream& os) const override { os << "msg=" << id; }
+  std::uint64_t id = 0;
+};
+
+}  // namespace
+
+struct SimTransport::TcpConn {
+  ns3::Ptr<ns3::Socket> socket;
+  bool connected = false;
+  std::multimap<std::pair<int, std::uint64_t>, Message> queued;  // by (-priority, seq)
+  std::uint64_t unwritten = 0;                                   // bytes of the current message not yet handed to TCP
+  std::deque<Message> in_flight;                                 // started, not yet fully received, in write order
+  std::uint64_t received = 0;                                    // bytes received towards in_flight.front()
+};
+
+SimTransport::SimTransport(SimNetwork& net, Deliver deliver) : net_(net), deliver_(std::move(deliver)) {
+  using namespace ns3;
+  for (NodeId id = 0; id < net_.host_count(); ++id) {
+    Ptr<Socket> l = Socket::CreateSocket(net_.host(id), TcpSocketFactory::GetTypeId());
+    l->Bind(InetSocketAddress(Ipv4Address::GetAny(), kTcpPort));
+    l->Listen();
+    l->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
+                         MakeCallback(&SimTransport::on_accept, this));
+    listeners_.push_back(l);
+    Ptr<Socket> u = Socket::CreateSocket(net_.host(id), UdpSocketFactory::GetTypeId());
+    u->Bind(InetSocketAddress(Ipv4Address::GetAny(), kUdpPort));
+    u->SetRecvCallback(MakeCallback(&SimTransport::on_udp_recv, this));
+    udp_.push_back(u);
+  }
+}
+
+SimTransport::~SimTransport() {
+  // Break the socket -> this callbacks before ns-3 tears the sockets down.
+  for (auto& [k, c] : conns_) {
+    (void)k;
+    c->socket->SetConnectCallback(ns3::MakeNullCallback<void, ns3::Ptr<ns3::Socket>>(),
+                                  ns3::MakeNullCallback<void, ns3::Ptr<ns3::Socket>>());
+    c->socket->SetSendCallback(ns3::MakeNullCallback<void, ns3::Ptr<ns3::Socket>, std::uint32_t>());
+  }
+  for (auto& s : accepted_) s->SetRecvCallback(ns3::MakeNullCallback<void, ns3::Ptr<ns3::Socket>>());
+  for (auto& s : udp_) s->SetRecvCallback(ns3::MakeNullCallback<void, ns3::Ptr<ns3::Socket>>());
+  for (auto& s : listeners_)
+    s->SetAcceptCallback(ns3::MakeNullCallback<bool, ns3::Ptr<ns3::Socket>, const ns3::Address&>(),
+                         ns3::MakeNullCallback<void, ns3::Ptr<ns3::Socket>, const ns3::Address&>());
+}
+
+void SimTransport::send(Message msg) {
+  if (msg.channel == Channel::kBestEffort) return send_udp(std::move(msg));
+  TcpConn& c = connection(msg.from, msg.to);
+  const int prio = msg.priority;
+  c.queued.emplace(std::make_pair(-prio, seq_++), std::move(msg));
+  pump(c);
+}
+
+SimTransport::TcpConn& SimTransport::connection(NodeId from, NodeId to) {
+  using namespace ns3;
+  auto& slot = conns_[{from, to}];
+  if (slot) return *slot;
+  slot = std::make_unique<TcpConn>();
+  TcpConn& c = *slot;
+  c.socket = Socket::CreateSocket(net_.host(from), TcpSocketFactory::GetTypeId());
+  c.socket->Bind(InetSocketAddress(net_.address(from), 0));
+  Address local;
+  c.socket->GetSockName(local);
+  const InetSocketAddress la = InetSocketAddress::ConvertFrom(local);
+  by_local_[{la.GetIpv4().Get(), la.GetPort()}] = &c;
+  by_socket_[PeekPointer(c.socket)] = &c;
+  c.socket->SetConnectCallback(MakeCallback(&SimTransport::on_connected, this),
+                               MakeCallback(&SimTransport::on_connect_failed, this));
+  c.socket->SetSendCallback(MakeCallback(&SimTransport::on_send_space, this));
+  c.socket->Connect(InetSocketAddress(net_.address(to), kTcpPort));
+  return c;
+}
+
+void SimTransport::pump(TcpConn& c) {
+  if (!c.connected) return;
+  for (;;) {
+    if (c.unwritten == 0) {
+      if (c.queued.empty()) return;
+      auto it = c.queued.begin();
+      c.unwritten = it->second.wire_bytes;
+      c.in_flight.push_back(std::move(it->second));
+      c.queued.erase(it);
+    }
+    const std::uint32_t room = c.socket->GetTxAvailable();
+    if (room == 0) return;
+    const std::uint32_t n = std::uint32_t(std::min<std::uint64_t>(room, c.unwritten));
+    const int sent = c.socket->Send(ns3::Create<ns3::Packet>(n));
+    if (sent <= 0) return;
+    c.unwritten -= std::uint64_t(sent);
+  }
+}
+
+void SimTransport::on_connected(ns3::Ptr<ns3::Socket> s) {
+  TcpConn& c = *by_socket_.at(ns3::PeekPointer(s));
+  c.connected = true;
+  pump(c);
+}
+
+void SimTransport::on_connect_failed(ns3::Ptr<ns3::Socket>) {
+  throw std::runtime_error("simulated TCP connection failed (no route or handshake timed out)");
+}
+
+void SimTransport::on_send_space(ns3::Ptr<ns3::Socket> s, std::uint32_t) {
+  auto it = by_socket_.find(ns3::PeekPointer(s));
+  if (it != by_socket_.end()) pump(*it->second);
+}
+
+void SimTransport::on_accept(ns3::Ptr<ns3::Socket> s, const ns3::Address& from) {
+  const ns3::InetSocketAddress fa = ns3::InetSocketAddress::ConvertFrom(from);
+  auto it = by_local_.find({fa.GetIpv4().Get(), fa.GetPort()});
+  if (it == by_local_.end()) throw std::logic_error("simulated TCP accept from an unknown sender");
+  by_socket_[ns3::PeekPointer(s)] = it->second;
+  accepted_.push_back(s);
+  s->SetRecvCallback(ns3::MakeCallback(&SimTransport::on_tcp_recv, this));
+}
+
+void SimTransport::on_tcp_recv(ns3::Ptr<ns3::Socket> s) {
+  TcpConn& c = *by_socket_.at(ns3::PeekPointer(s));
+  while (ns3::Ptr<ns3::Packet> p = s->Recv()) {
+    c.received += p->GetSize();
+    while (!c.in_flight.empty() && c.received >= c.in_flight.front().wire_bytes) {
+      c.received -= c.in_flight.front().wire_bytes;
+      Message m = std::move(c.in_flight.front());
+      c.in_flight.pop_front();
+      // Deliver in an event of its own: the receiving actor never runs inside
+      // the network stack's callback chain.
+      ns3::Simulator::ScheduleNow([this, m = std::move(m)] { deliver_(m); });
+    }
+  }
+}
+
+void SimTransport::send_udp(Message msg) {
+  using namespace ns3;
+  const std::uint32_t max_payload = net_.mtu() - kUdpHeaders;
+  const std::uint64_t id = next_udp_id_++;
+  const std::uint32_t frags = std::uint32_t((msg.wire_bytes + max_payload - 1) / max_payload);
+  const NodeId from = msg.from, to = msg.to;
+  std::uint64_t left = msg.wire_bytes;
+  udp_pending_[id] = UdpPending{std::move(msg), frags, 0};
+  for (std::uint32_t f = 0; f < frags; ++f) {
+    Ptr<Packet> p = Create<Packet>(std::uint32_t(std::min<std::uint64_t>(left, max_payload)));
+    left -= p->GetSize();
+    FragmentTag tag;
+    tag.id = id;
+    p->AddPacketTag(tag);
+    udp_[from]->SendTo(p, 0, InetSocketAddress(net_.address(to), kUdpPort));
+  }
+  Simulator::Schedule(kUdpReassemblyTimeout, [this, id] { udp_pending_.erase(id); });
+}
+
+void SimTransport::on_udp_recv(ns3::Ptr<ns3::Socket> s) {
+  while (ns3::Ptr<ns3::Packet> p = s->Recv()) {
+    FragmentTag tag;
+    if (!p->PeekPacketTag(tag)) continue;
+    auto it = udp_pending_.find(tag.id);
+    if (it == udp_pending_.end()) continue;  // reassembly timed out
+    if (++it->second.received == it->second.fragments) {
+      Message m = std::move(it->second.msg);
+      udp_pending_.erase(it);
+      ns3::Simulator::ScheduleNow([this, m = std::move(m)] { deliver_(m); });
+    }
+  }
+}
+
+}  // namespace geotrain::sim

@@ -1,0 +1,57 @@
+// Carries core Messages over the simulated network. Reliable channel: one ns-3
+// TCP connection per ordered node pair, opened on first use; messages are
+// written back to back (the highest-priority queued message goes next) and the
+// receiver cuts the byte stream at the recorded message sizes. Best-effort
+// channel: UDP datagrams of at most the MTU; a message is delivered when all its
+// datagrams arrive and is lost otherwise. Payloads are never serialised: the
+// network carries `wire_bytes` of zeros and the Message object travels beside.
+#pragma once
+#include <ns3/internet-module.h>
+#include <ns3/network-module.h>
+
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <unordered_map>
+
+#include "core/message.h"
+#include "sim/sim_network.h"
+
+namespace geotrain::sim {
+
+class SimTransport {
+ public:
+  using Deliver = std::function<void(const Message&)>;
+  // Opens a TCP listener and a UDP socket on every host.
+  SimTransport(SimNetwork& net, Deliver deliver);
+  ~SimTransport();
+  void send(Message msg);
+
+ private:
+  struct TcpConn;
+  struct UdpPending {
+    Message msg;
+    std::uint32_t fragments = 0, received = 0;
+  };
+  TcpConn& connection(NodeId from, NodeId to);
+  void pump(TcpConn& c);
+  void on_connected(ns3::Ptr<ns3::Socket> s);
+  void on_connect_failed(ns3::Ptr<ns3::Socket> s);
+  void on_send_space(ns3::Ptr<ns3::Socket> s, std::uint32_t);
+  void on_accept(ns3::Ptr<ns3::Socket> s, const ns3::Address& from);
+  void on_tcp_recv(ns3::Ptr<ns3::Socket> s);
+  void on_udp_recv(ns3::Ptr<ns3::Socket> s);
+  void send_udp(Message msg);
+
+  SimNetwork& net_;
+  Deliver deliver_;
+  std::map<std::pair<NodeId, NodeId>, std::unique_ptr<TcpConn>> conns_;
+  std::unordered_map<ns3::Socket*, TcpConn*> by_socket_;                  // sender and accepted sockets
+  std::map<std::pair<std::uint32_t, std::uint16_t>, TcpConn*> by_local_;  // sender's (ip, port)
+  std::vector<ns3::Ptr<ns3::Socket>> listeners_, udp_, accepted_;
+  std::unordered_map<std::uint64_t, UdpPending> udp_pending_;
+  std::uint64_t next_udp_id_ = 1, seq_ = 0;
+};
+
+}  // namespace geotrain::sim

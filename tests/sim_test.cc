@@ -1,0 +1,104 @@
+// End-to-end simulations on the quickstart topology with small synthetic data:
+// FSA ordering, HiPS vs flat WAN bytes, determinism.
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "core/models/mlp.h"
+#include "sim/sim_runner.h"
+#include "tests/test_util.h"
+
+namespace geotrain {
+namespace {
+
+using testing::small_scenario;
+
+struct Event {
+  TimeNs t;
+  NodeId node;
+  TraceKind kind;
+  std::int64_t round;
+};
+
+class Recorder : public Tracer {
+ public:
+  void record(TimeNs t, NodeId node, TraceKind kind, std::int64_t round) override {
+    events.push_back({t, node, kind, round});
+  }
+  std::vector<Event> events;
+};
+
+void expect_fsa_order(const std::string& arch) {
+  Recorder rec;
+  sim::SimOptions opt;
+  opt.tracer = &rec;
+  const RunResult r = sim::run_simulation(small_scenario(arch), opt);
+  std::map<std::int64_t, TimeNs> applied, last_step;
+  for (const auto& e : rec.events) {
+    if (e.kind == TraceKind::kGlobalApplied) applied[e.round] = e.t;
+    if (e.kind == TraceKind::kStepDone) last_step[e.round] = std::max(last_step[e.round], e.t);
+  }
+  ASSERT_EQ(std::int64_t(applied.size()), r.rounds);
+  int acks = 0;
+  for (const auto& e : rec.events) {
+    if (e.kind != TraceKind::kWorkerAcked) continue;
+    ++acks;
+    ASSERT_TRUE(applied.count(e.round)) << "ack for a round never applied";
+    EXPECT_GT(e.t, applied[e.round]) << arch << ": worker " << e.node << " acked before global round " << e.round;
+    EXPECT_GT(e.t, last_step[e.round]) << "ack before every worker had pushed";
+  }
+  // Every worker is acked for every round but the last (the job ends there).
+  EXPECT_EQ(acks, 4 * (r.rounds - 1));
+}
+
+TEST(Fsa, NoWorkerAckBeforeTheGlobalRoundHips) { expect_fsa_order("hips"); }
+TEST(Fsa, NoWorkerAckBeforeTheGlobalRoundFlat) { expect_fsa_order("flat"); }
+
+TEST(Hips, WanBytesPerRoundDifferByWorkersPerDc) {
+  // A model big enough that payload, not TCP handshakes, dominates.
+  const std::vector<std::string> big = {R"(model={"kind":"mlp","hidden":[512]})"};
+  const RunResult hips = sim::run_simulation(small_scenario("hips", big));
+  const RunResult flat = sim::run_simulation(small_scenario("flat", big));
+  const double per_round_hips = double(hips.bytes.wan_bytes) / hips.rounds;
+  const double per_round_flat = double(flat.bytes.wan_bytes) / flat.rounds;
+  const double workers_per_dc = 2;
+  EXPECT_NEAR(per_round_flat / per_round_hips, workers_per_dc, 0.05 * workers_per_dc)
+      << "hips " << per_round_hips << " B/round, flat " << per_round_flat << " B/round";
+  // And the flat PS's shared WAN link makes its rounds slower.
+  EXPECT_LT(hips.sim_time_s, flat.sim_time_s);
+}
+
+TEST(Determinism, SameScenarioAndSeedGiveIdenticalSummaries) {
+  auto strip = [](RunResult r) {
+    nlohmann::json j = summary_json(r);
+    j.erase("wall_time_s");
+    return j.dump();
+  };
+  const Scenario sc = small_scenario("hips", {"compute.jitter=0.2"});
+  const std::string a = strip(sim::run_simulation(sc));
+  const std::string b = strip(sim::run_simulation(sc));
+  EXPECT_EQ(a, b);
+  const std::string c = strip(sim::run_simulation(small_scenario("hips", {"compute.jitter=0.2", "seed=2"})));
+  EXPECT_NE(a, c) << "the seed must matter";
+}
+
+TEST(Sim, LearnsTheSyntheticTask) {
+  const RunResult r =
+      sim::run_simulation(small_scenario("hips", {"stop.rounds=60", R"(optimizer={"kind":"adam","lr":0.01})"}));
+  ASSERT_FALSE(r.timeline.empty());
+  EXPECT_GT(r.timeline.back().test_accuracy, 0.9);
+  EXPECT_EQ(r.rounds, 60);
+  EXPECT_EQ(r.worker_steps, 4 * 60);
+}
+
+TEST(Sim, StragglerSlowsTheRound) {
+  const RunResult base = sim::run_simulation(small_scenario("hips", {"topology.dcs.1.worker_gflops=0.01"}));
+  const RunResult slow = sim::run_simulation(small_scenario(
+      "hips", {"topology.dcs.1.worker_gflops=0.01", R"(compute.stragglers=[{"worker":0,"slowdown":10}])"}));
+  // Worker 0 (dc-a) is on the critical path: each round waits 9 extra step times.
+  const double step_s = Mlp(32, {16}, 4).train_flops_per_sample() * 32 / 0.01e9;
+  EXPECT_NEAR(slow.sim_time_s - base.sim_time_s, 30 * 9 * step_s, 0.05 * 30 * 9 * step_s);
+}
+
+}  // namespace
+}  // namespace geotrain
