@@ -4,6 +4,7 @@
 
 #include <map>
 
+#include "core/deployment.h"
 #include "core/models/mlp.h"
 #include "sim/sim_runner.h"
 #include "tests/test_util.h"
@@ -98,6 +99,22 @@ TEST(Sim, StragglerSlowsTheRound) {
   // Worker 0 (dc-a) is on the critical path: each round waits 9 extra step times.
   const double step_s = Mlp(32, {16}, 4).train_flops_per_sample() * 32 / 0.01e9;
   EXPECT_NEAR(slow.sim_time_s - base.sim_time_s, 30 * 9 * step_s, 0.05 * 30 * 9 * step_s);
+}
+
+}  // namespace
+}  // namespace geotrain
+
+namespace geotrain {
+namespace {
+
+TEST(Sim, CentralPartyWorkersTrainThroughALocalServerInTheCentralDc) {
+  const Scenario sc = testing::small_scenario("hips", {"topology.dcs.0.workers=2", "topology.dcs.0.worker_gflops=5"});
+  const Deployment dep = plan_deployment(sc.topology, sc.architecture);
+  EXPECT_EQ(dep.workers.size(), 6u);
+  const RunResult r = sim::run_simulation(sc);
+  EXPECT_EQ(r.worker_steps, 6 * r.rounds);
+  EXPECT_EQ(r.dcs[0].workers, 2);
+  EXPECT_GT(r.dcs[0].compute_busy_fraction, 0);
 }
 
 }  // namespace

@@ -1,0 +1,108 @@
+// The simulated transport: reliable messages arrive complete and in order per
+// pair; best-effort messages arrive when every datagram does and are lost
+// otherwise; bandwidth traces change transfer times.
+#include "sim/sim_transport.h"
+
+#include <gtest/gtest.h>
+#include <ns3/core-module.h>
+
+#include "core/deployment.h"
+#include "sim/sim_network.h"
+#include "tests/test_util.h"
+
+namespace geotrain {
+namespace {
+
+using testing::small_scenario;
+
+struct Delivery {
+  TimeNs t;
+  Message m;
+};
+
+// Sends msgs[i] at i * gap_s (or at at_s[i] when given) on the quickstart
+// topology, runs, returns what arrived.
+std::vector<Delivery> deliver_all(const Scenario& sc, const std::vector<Message>& msgs, double gap_s = 0,
+                                  const std::vector<double>& at_s = {}) {
+  std::vector<Delivery> got;
+  {
+    const Deployment dep = plan_deployment(sc.topology, sc.architecture);
+    sim::SimNetwork net(sc, dep);
+    sim::SimTransport transport(net, [&got](const Message& m) {
+      got.push_back({ns3::Simulator::Now().GetNanoSeconds(), m});
+    });
+    for (std::size_t i = 0; i < msgs.size(); ++i)
+      ns3::Simulator::Schedule(ns3::Seconds(at_s.empty() ? gap_s * double(i) : at_s[i]),
+                               [&transport, m = msgs[i]] { transport.send(m); });
+    ns3::Simulator::Stop(ns3::Seconds(100));
+    ns3::Simulator::Run();
+  }
+  ns3::Simulator::Destroy();
+  return got;
+}
+
+Message msg(NodeId from, NodeId to, std::int64_t round, std::uint64_t bytes, Channel ch) {
+  Message m = make_message(MsgKind::kPush, from, to, round);
+  m.wire_bytes = bytes;
+  m.channel = ch;
+  return m;
+}
+
+// Node ids under hips on the quickstart topology: 0 global server, 1 dc-a local server.
+TEST(SimTransport, ReliableMessagesArriveInOrderWithSerialisationDelay) {
+  const Scenario sc = small_scenario("hips");
+  std::vector<Message> msgs;
+  for (int i = 0; i < 5; ++i) msgs.push_back(msg(1, 0, i, 1'000'000, Channel::kReliable));
+  const auto got = deliver_all(sc, msgs);
+  ASSERT_EQ(got.size(), 5u);
+  for (int i = 0; i < 5; ++i) EXPECT_EQ(got[i].m.round, i);
+  // 5 MB over a 100 Mbps WAN: at least 0.4 s of serialisation plus 50 ms latency.
+  EXPECT_GT(to_seconds(got.back().t), 0.45);
+  EXPECT_LT(to_seconds(got.back().t), 3.0);
+}
+
+TEST(SimTransport, HigherPriorityQueuedMessageGoesFirst) {
+  const Scenario sc = small_scenario("hips");
+  Message low1 = msg(1, 0, 1, 2'000'000, Channel::kReliable);
+  Message low2 = msg(1, 0, 2, 2'000'000, Channel::kReliable);
+  Message high = msg(1, 0, 3, 2'000'000, Channel::kReliable);
+  high.priority = 5;
+  // All three queue while the connection opens: high goes first, then FIFO.
+  auto got = deliver_all(sc, {low1, low2, high});
+  ASSERT_EQ(got.size(), 3u);
+  EXPECT_EQ(got[0].m.round, 3);
+  EXPECT_EQ(got[1].m.round, 1);
+  EXPECT_EQ(got[2].m.round, 2);
+  // Once low1 is being written (sent 1 s later, on an open connection), a
+  // message cannot be interrupted: high overtakes only the queued low2.
+  Message warmup = msg(1, 0, 0, 100, Channel::kReliable);
+  got = deliver_all(sc, {warmup, low1, low2, high}, 0, {0.0, 1.0, 1.0, 1.0});
+  ASSERT_EQ(got.size(), 4u);
+  EXPECT_EQ(got[1].m.round, 1);
+  EXPECT_EQ(got[2].m.round, 3);
+  EXPECT_EQ(got[3].m.round, 2);
+}
+
+TEST(SimTransport, BestEffortDeliversWithoutLossAndDropsUnderLoss) {
+  std::vector<Message> msgs;
+  for (int i = 0; i < 20; ++i) msgs.push_back(msg(1, 0, i, 200'000, Channel::kBestEffort));
+  // Spaced out (UDP has no congestion control: a burst overflows the WAN queue).
+  EXPECT_EQ(deliver_all(small_scenario("hips"), msgs, 0.05).size(), 20u);
+  const auto burst = deliver_all(small_scenario("hips"), msgs, 0.0);
+  EXPECT_LT(burst.size(), 20u) << "4 MB at once into a 1.25 MB WAN queue";
+  const auto lossy = deliver_all(small_scenario("hips", {"topology.wan.default.loss=0.3"}), msgs, 0.05);
+  EXPECT_LT(lossy.size(), 20u) << "a 200 KB message over 4 datagrams at 30% loss should rarely survive";
+}
+
+TEST(SimTransport, BandwidthTraceSlowsLaterTransfers) {
+  const std::vector<Message> one = {msg(1, 0, 0, 5'000'000, Channel::kReliable)};
+  const auto fast = deliver_all(small_scenario("hips"), one);
+  const auto slow =
+      deliver_all(small_scenario("hips", {R"(topology.wan.default.trace=[{"t_s":0,"bandwidth_mbps":10}])"}), one);
+  ASSERT_EQ(fast.size(), 1u);
+  ASSERT_EQ(slow.size(), 1u);
+  EXPECT_GT(slow[0].t, 5 * fast[0].t);
+}
+
+}  // namespace
+}  // namespace geotrain
