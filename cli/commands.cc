@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/guarded.h"
 #include "core/config/scenario.h"
 #include "core/results.h"
 #include "sim/sim_runner.h"
@@ -14,21 +15,6 @@ namespace geotrain::cli {
 namespace {
 
 int g_exit = 0;
-
-// Runs fn; maps input errors to exit 2 and other failures to exit 1, each a
-// single line on stderr.
-template <class Fn>
-void guarded(Fn fn) {
-  try {
-    g_exit = fn();
-  } catch (const ConfigError& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
-    g_exit = 2;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
-    g_exit = 1;
-  }
-}
 
 struct SimArgs {
   std::string scenario, out;
@@ -39,6 +25,7 @@ struct SimArgs {
 }  // namespace
 
 int exit_code() { return g_exit; }
+void set_exit_code(int code) { g_exit = code; }
 
 void add_sim(CLI::App& app) {
   auto args = std::make_shared<SimArgs>();

@@ -8,6 +8,8 @@ namespace geotrain::cli {
 void add_sim(CLI::App& app);
 void add_validate(CLI::App& app);
 void add_list(CLI::App& app);
+void add_launch(CLI::App& app);
+void add_real(CLI::App& app);
 int exit_code();
 
 }  // namespace geotrain::cli

@@ -10,14 +10,17 @@ int main(int argc, char** argv) {
   CLI::App app{
       "geotrain: train machine-learning models across geo-distributed data centres.\n"
       "The same parameter-server roles and sync policies run in an ns-3 simulation\n"
-      "of a WAN (geotrain sim) and, later, over real sockets.\n\n"
+      "of a WAN (geotrain sim) and over real sockets (geotrain launch / geotrain real).\n\n"
       "Quickstart:\n"
       "  geotrain sim scenarios/quickstart.json --out out/quickstart\n"
+      "  geotrain launch scenarios/quickstart.json --out out/quickstart-real\n"
       "  geotrain validate scenarios/*.json topologies/*.json\n"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "geotrain 0.1.0");
   geotrain::cli::add_sim(app);
   geotrain::cli::add_validate(app);
+  geotrain::cli::add_launch(app);
+  geotrain::cli::add_real(app);
   geotrain::cli::add_list(app);
   try {
     app.parse(argc, argv);

@@ -9,6 +9,8 @@ PKGS=(
   libeigen3-dev                           # model maths
   nlohmann-json3-dev                      # scenario/topology/summary JSON
   libcli11-dev                            # the geotrain command line
+  libboost-dev                            # Boost.Asio: the real-mode socket runtime
+  libssl-dev                              # HMAC authentication of real-mode connections
   libgtest-dev googletest                 # tests
   libbenchmark-dev                        # bench/
   zlib1g-dev                              # reading the gzip-compressed IDX files

@@ -1,0 +1,63 @@
+// Framing for real-mode TCP streams and UDP datagrams.
+// Header (16 bytes, little-endian): u32 magic "GTRN", u8 version, u8 type,
+// u16 reserved (0), u32 body length, u32 CRC-32 of the body (zlib).
+// A decoder enforces a hard body-size limit and rejects a bad magic, version,
+// type, length or checksum with FrameError: the caller closes that connection.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <stdexcept>
+#include <vector>
+
+namespace geotrain::real {
+
+enum class FrameType : std::uint8_t {
+  kMessage = 1,    // an encoded core Message (core/wire.h)
+  kChallenge = 2,  // auth: server nonce
+  kResponse = 3,   // auth: client id, client nonce, HMAC over the server nonce
+  kAccept = 4,     // auth: HMAC over the client nonce (server proves the secret too)
+  kReady = 5,      // start barrier: a node is listening and loaded
+  kGo = 6,         // start barrier: everyone is ready, start now
+  kShutdown = 7,   // the job is over
+  kHeartbeat = 8,  // liveness
+  kFragment = 9,   // UDP: one datagram of a best-effort message
+};
+
+constexpr std::uint32_t kFrameMagic = 0x4E525447;  // "GTRN"
+constexpr std::uint8_t kFrameVersion = 1;
+constexpr std::size_t kFrameHeaderBytes = 16;
+constexpr std::size_t kDefaultMaxFrameBytes = std::size_t(1) << 30;  // 1 GiB
+
+class FrameError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Header for a body of `n` bytes (CRC computed over the body).
+std::vector<std::uint8_t> frame_header(FrameType t, const std::uint8_t* body, std::size_t n);
+// Header + body in one buffer.
+std::vector<std::uint8_t> make_frame(FrameType t, const std::vector<std::uint8_t>& body);
+
+// Incremental decoder for a byte stream.
+class FrameDecoder {
+ public:
+  using Sink = std::function<void(FrameType, std::vector<std::uint8_t>&&)>;
+  explicit FrameDecoder(std::size_t max_body = kDefaultMaxFrameBytes) : max_body_(max_body) {}
+  // Consumes n bytes, calling sink for every complete frame. Throws FrameError.
+  void feed(const std::uint8_t* data, std::size_t n, const Sink& sink);
+
+ private:
+  std::size_t max_body_;
+  std::uint8_t header_[kFrameHeaderBytes];
+  std::size_t have_header_ = 0;
+  FrameType type_ = FrameType::kMessage;
+  std::uint32_t crc_ = 0;
+  std::vector<std::uint8_t> body_;
+  std::size_t want_ = 0;
+};
+
+// Parses one whole frame (a UDP datagram). Throws FrameError.
+std::pair<FrameType, std::vector<std::uint8_t>> parse_datagram(const std::uint8_t* data, std::size_t n,
+                                                               std::size_t max_body);
+
+}  // namespace geotrain::real

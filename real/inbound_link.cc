@@ -1,0 +1,72 @@
+#include "real/inbound_link.h"
+
+#include <cstring>
+
+namespace geotrain::real {
+
+namespace asio = boost::asio;
+
+InboundLink::InboundLink(asio::ip::tcp::socket sock, std::string secret, int nodes, std::size_t max_frame,
+                         OnFrame on_frame, OnClosed on_closed)
+    : sock_(std::move(sock)),
+      secret_(std::move(secret)),
+      nodes_(nodes),
+      on_frame_(std::move(on_frame)),
+      on_closed_(std::move(on_closed)),
+      decoder_(max_frame) {}
+
+void InboundLink::start() {
+  boost::system::error_code ec;
+  sock_.set_option(asio::ip::tcp::no_delay(true), ec);
+  nonce_ = random_bytes(kNonceBytes);
+  auto frame = std::make_shared<Bytes>(make_frame(FrameType::kChallenge, nonce_));
+  auto self = shared_from_this();
+  asio::async_write(sock_, asio::buffer(*frame), [frame, self](const boost::system::error_code&, std::size_t) {});
+  read();
+}
+
+void InboundLink::close(const std::string& why) {
+  if (closed_) return;
+  closed_ = true;
+  boost::system::error_code ec;
+  sock_.close(ec);
+  on_closed_(this, why);
+}
+
+void InboundLink::read() {
+  auto self = shared_from_this();
+  sock_.async_read_some(asio::buffer(rbuf_), [this, self](const boost::system::error_code& e, std::size_t n) {
+    if (closed_) return;
+    if (e) return close(e == asio::error::eof ? "peer closed" : e.message());
+    try {
+      decoder_.feed(rbuf_.data(), n, [this](FrameType t, Bytes&& b) {
+        if (!closed_) on_frame(t, std::move(b));
+      });
+    } catch (const FrameError& fe) {
+      return close(std::string("malformed frame: ") + fe.what());
+    }
+    if (!closed_) read();
+  });
+}
+
+void InboundLink::on_frame(FrameType t, Bytes&& body) {
+  if (peer_ < 0) {  // only an authentication response is acceptable now
+    if (t != FrameType::kResponse) return close("unauthenticated peer sent a frame before proving the secret");
+    if (body.size() != sizeof(std::int32_t) + kNonceBytes + kMacBytes) return close("malformed auth response");
+    std::int32_t node;
+    std::memcpy(&node, body.data(), sizeof node);
+    const Bytes client_nonce(body.begin() + sizeof node, body.begin() + sizeof node + kNonceBytes);
+    const Bytes expect = client_proof(secret_, nonce_, node);
+    if (node < 0 || node >= nodes_ || !equal_ct(expect.data(), body.data() + sizeof node + kNonceBytes, kMacBytes))
+      return close("peer failed authentication (wrong secret or unknown node id)");
+    peer_ = node;
+    auto frame = std::make_shared<Bytes>(make_frame(FrameType::kAccept, server_proof(secret_, client_nonce)));
+    auto self = shared_from_this();
+    asio::async_write(sock_, asio::buffer(*frame), [frame, self](const boost::system::error_code&, std::size_t) {});
+    return;
+  }
+  const std::size_t wire = kFrameHeaderBytes + body.size();
+  on_frame_(peer_, t, std::move(body), wire);
+}
+
+}  // namespace geotrain::real

@@ -1,0 +1,284 @@
+#include "real/launcher.h"
+
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <boost/asio.hpp>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <queue>
+#include <thread>
+
+#include "core/config/scenario.h"
+#include "core/deployment.h"
+#include "real/auth.h"
+#include "real/real_config.h"
+#include "real/wan_relay.h"
+
+extern char** environ;
+
+namespace geotrain::real {
+
+namespace asio = boost::asio;
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+std::uint16_t free_tcp_port(asio::io_context& io) {
+  asio::ip::tcp::acceptor a(io, asio::ip::tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
+  return a.local_endpoint().port();
+}
+std::uint16_t free_udp_port(asio::io_context& io) {
+  asio::ip::udp::socket s(io, asio::ip::udp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
+  return s.local_endpoint().port();
+}
+
+std::string self_exe() { return fs::read_symlink("/proc/self/exe").string(); }
+
+// The WAN path between two DCs: bottleneck bandwidth and summed latency over
+// the fewest hops (a direct link keeps its loss and trace).
+LinkSpec wan_path(const Topology& t, int a, int b) {
+  for (const auto& w : t.wan)
+    if ((w.a == a && w.b == b) || (w.a == b && w.b == a)) return w.link;
+  std::vector<int> prev(t.dcs.size(), -2);
+  std::queue<int> q;
+  q.push(a);
+  prev[a] = -1;
+  while (!q.empty()) {
+    const int x = q.front();
+    q.pop();
+    for (const auto& w : t.wan) {
+      const int y = w.a == x ? w.b : w.b == x ? w.a : -1;
+      if (y >= 0 && prev[y] == -2) prev[y] = x, q.push(y);
+    }
+  }
+  LinkSpec path;
+  path.bandwidth_mbps = 1e12;
+  for (int y = b; prev[y] >= 0; y = prev[y]) {
+    const LinkSpec hop = wan_path(t, prev[y], y);
+    path.bandwidth_mbps = std::min(path.bandwidth_mbps, hop.bandwidth_mbps);
+    path.latency_ms += hop.latency_ms;
+    path.loss = 1 - (1 - path.loss) * (1 - hop.loss);
+  }
+  return path;
+}
+
+pid_t spawn(const std::string& exe, const std::vector<std::string>& args, const std::string& log) {
+  std::vector<char*> argv;
+  argv.push_back(const_cast<char*>(exe.c_str()));
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  if (!log.empty()) {
+    posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+    posix_spawn_file_actions_adddup2(&fa, STDOUT_FILENO, STDERR_FILENO);
+  }
+  pid_t pid;
+  const int rc = posix_spawn(&pid, exe.c_str(), &fa, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  if (rc != 0) throw std::runtime_error("cannot start " + exe + ": " + std::strerror(rc));
+  return pid;
+}
+
+}  // namespace
+
+RunResult merge_node_reports(const std::string& scenario, const std::vector<std::string>& sets,
+                             const std::string& out) {
+  const Scenario sc = load_scenario(scenario, sets);
+  const Deployment dep = plan_deployment(sc.topology, sc.architecture);
+  RunResult r;
+  r.runtime = "real";
+  r.scenario_name = sc.name;
+  r.architecture = sc.architecture;
+  r.policy = sc.policy;
+  r.target_accuracy = sc.stop.target_accuracy;
+  r.scenario = sc.resolved;
+  std::vector<DcStats> dcs(sc.topology.dcs.size());
+  std::uint64_t too_slow = 0, rejected = 0;
+  double overrun = 0;
+  for (const auto& n : dep.nodes) {
+    const std::string path = out + "/nodes/" + std::to_string(n.id) + ".json";
+    std::ifstream in(path);
+    if (!in) throw std::runtime_error(path + ": missing node report (did node " + n.name + " finish?)");
+    const nlohmann::json j = nlohmann::json::parse(in);
+    r.bytes.wan_bytes += j["sent"]["wan"].get<std::uint64_t>();
+    r.bytes.lan_bytes += j["sent"]["lan"].get<std::uint64_t>();
+    too_slow += j["steps_too_slow"].get<std::uint64_t>();
+    overrun += j["overrun_s"].get<double>();
+    rejected += j["rejected_links"].get<std::uint64_t>() + j["rejected_datagrams"].get<std::uint64_t>();
+    if (n.role == Role::kWorker) {
+      const double t = std::max(1e-9, j["run_time_s"].get<double>());
+      dcs[n.dc].workers++;
+      dcs[n.dc].compute_busy_fraction += j["busy_s"].get<double>() / t;
+      dcs[n.dc].blocked_fraction += j["blocked_s"].get<double>() / t;
+      r.worker_steps += j["steps"].get<std::int64_t>();
+    }
+    if (n.role == Role::kGlobalServer) {
+      r.rounds = j["rounds"];
+      r.sim_time_s = j["run_time_s"];
+      if (!j["time_to_target_s"].is_null()) r.time_to_target_s = j["time_to_target_s"].get<double>();
+      for (const auto& t : j["timeline"]) {
+        TimelineRow row;
+        row.time_s = t["time_s"];
+        row.round = t["round"];
+        row.test_accuracy = t["test_accuracy"];
+        row.loss = t["loss"];
+        row.test_loss = t["test_loss"];
+        row.net.wan_bytes = t["wan_bytes"];
+        row.net.lan_bytes = t["lan_bytes"];
+        r.timeline.push_back(row);
+      }
+    }
+  }
+  for (std::size_t i = 0; i < dcs.size(); ++i) {
+    dcs[i].name = sc.topology.dcs[i].name;
+    if (dcs[i].workers > 0) {
+      dcs[i].compute_busy_fraction /= dcs[i].workers;
+      dcs[i].blocked_fraction /= dcs[i].workers;
+    }
+  }
+  r.dcs = dcs;
+  r.network = {{"network_model", "real sockets on loopback; WAN emulated by user-space relays"},
+               {"bytes_counted", "frame bytes sent by every node (headers included, TCP/IP excluded)"},
+               {"timeline_bytes", "frame bytes sent by the global server only"},
+               {"steps_too_slow", too_slow},
+               {"compute_overrun_s", overrun},
+               {"rejected_links_and_datagrams", rejected}};
+  return r;
+}
+
+RunResult launch(const std::string& scenario, const std::vector<std::string>& sets, const std::string& out,
+                 const LaunchOptions& opt) {
+  const auto t0 = Clock::now();
+  const Scenario sc = load_scenario(scenario, sets);
+  const Deployment dep = plan_deployment(sc.topology, sc.architecture);
+  fs::create_directories(out + "/launch");
+  fs::create_directories(out + "/logs");
+  fs::remove_all(out + "/nodes");
+
+  asio::io_context io;
+  RealConfig cfg;
+  cfg.scenario = fs::absolute(scenario).string();
+  cfg.sets = sets;
+  cfg.out = fs::absolute(out).string();
+  cfg.heartbeat_s = opt.heartbeat_s;
+  cfg.failure_timeout_s = opt.failure_timeout_s;
+  cfg.checkpoint_every = opt.checkpoint_every;
+  for (std::size_t i = 0; i < dep.nodes.size(); ++i) {
+    Endpoint e;
+    e.tcp_port = free_tcp_port(io);
+    e.udp_port = free_udp_port(io);
+    cfg.nodes.push_back(e);
+  }
+
+  // WAN relays: one per (source DC, destination node), sharing one emulated
+  // link per DC-pair direction.
+  std::map<std::pair<int, int>, std::shared_ptr<EmulatedLink>> links;
+  auto link = [&](int a, int b) {
+    auto& l = links[{a, b}];
+    if (!l)
+      l = std::make_shared<EmulatedLink>(wan_path(sc.topology, a, b), t0, sc.seed * 1000 + std::uint64_t(a * 64 + b));
+    return l;
+  };
+  std::vector<std::unique_ptr<WanRelay>> relays;
+  if (opt.emulate_wan) {
+    for (const auto& dst : dep.nodes) {
+      for (int a = 0; a < int(sc.topology.dcs.size()); ++a) {
+        if (a == dst.dc) continue;
+        const Endpoint& e = cfg.nodes[dst.id];
+        relays.push_back(std::make_unique<WanRelay>(
+            io, asio::ip::tcp::endpoint(asio::ip::make_address(e.host), e.tcp_port),
+            asio::ip::udp::endpoint(asio::ip::make_address(e.host), e.udp_port), link(a, dst.dc), link(dst.dc, a)));
+        Endpoint via;
+        via.tcp_port = relays.back()->tcp_port();
+        via.udp_port = relays.back()->udp_port();
+        for (const auto& src : dep.nodes)
+          if (src.dc == a) cfg.routes[{src.id, dst.id}] = via;
+      }
+    }
+  }
+  cfg.secret_file = fs::absolute(out + "/launch/secret").string();
+  {
+    std::ofstream s(cfg.secret_file);
+    const Bytes b = random_bytes(32);
+    for (auto c : b) s << "0123456789abcdef"[c >> 4] << "0123456789abcdef"[c & 15];
+    s << "\n";
+  }
+  fs::permissions(cfg.secret_file, fs::perms::owner_read | fs::perms::owner_write);
+  const std::string cfg_path = out + "/launch/config.json";
+  std::ofstream(cfg_path) << cfg.to_json().dump(2) << "\n";
+
+  std::thread relay_thread([&io] {
+    auto guard = asio::make_work_guard(io);
+    io.run();
+  });
+  const std::string exe = self_exe();
+  std::map<pid_t, NodeId> running;
+  auto start_node = [&](NodeId id) {
+    const std::string log =
+        (id == dep.global_server && opt.progress) ? "" : out + "/logs/" + std::to_string(id) + ".log";
+    const pid_t pid = spawn(exe, {"real", "--role", std::to_string(id), "--config", cfg_path}, log);
+    running[pid] = id;
+    return pid;
+  };
+  std::map<NodeId, pid_t> pid_of;
+  for (const auto& n : dep.nodes) pid_of[n.id] = start_node(n.id);
+
+  std::string failure;
+  bool killed = false, restarted = false;
+  Clock::time_point killed_at;
+  while (!running.empty()) {
+    int status = 0;
+    const pid_t pid = waitpid(-1, &status, WNOHANG);
+    if (pid > 0) {
+      const NodeId id = running[pid];
+      running.erase(pid);
+      const bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+      const bool expected_kill = killed && id == opt.fault.kill_node && WIFSIGNALED(status);
+      if (!ok && !expected_kill && failure.empty())
+        failure = "node " + dep.nodes[id].name + " failed (" +
+                  (WIFSIGNALED(status) ? "signal " + std::to_string(WTERMSIG(status))
+                                       : "exit " + std::to_string(WEXITSTATUS(status))) +
+                  "); its log: " + out + "/logs/" + std::to_string(id) + ".log";
+      if (!failure.empty())
+        for (auto& [p, n] : running) kill(p, SIGTERM);
+      continue;
+    }
+    const double elapsed = std::chrono::duration<double>(Clock::now() - t0).count();
+    if (opt.fault.kill_node >= 0 && !killed && elapsed >= opt.fault.kill_after_s) {
+      kill(pid_of[opt.fault.kill_node], SIGKILL);
+      killed = true;
+      killed_at = Clock::now();
+    }
+    if (killed && opt.fault.restart && !restarted &&
+        std::chrono::duration<double>(Clock::now() - killed_at).count() >= opt.fault.restart_after_s) {
+      pid_of[opt.fault.kill_node] = start_node(opt.fault.kill_node);
+      restarted = true;
+    }
+    if (opt.timeout_s > 0 && elapsed > opt.timeout_s && failure.empty()) {
+      failure = "timed out after " + std::to_string(opt.timeout_s) + " s";
+      for (auto& [p, n] : running) kill(p, SIGKILL);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  io.stop();
+  relay_thread.join();
+  if (!failure.empty()) throw std::runtime_error(failure);
+
+  RunResult r = merge_node_reports(scenario, sets, out);
+  r.wall_time_s = std::chrono::duration<double>(Clock::now() - t0).count();
+  r.network["wan_emulation"] = opt.emulate_wan;
+  if (killed)
+    r.network["fault"] = {{"killed_node", dep.nodes[opt.fault.kill_node].name},
+                          {"after_s", opt.fault.kill_after_s},
+                          {"restarted", restarted}};
+  return r;
+}
+
+}  // namespace geotrain::real

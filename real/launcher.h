@@ -1,0 +1,35 @@
+// `geotrain launch`: runs every role of a scenario as its own process on this
+// machine (loopback), with the WAN between data centres emulated in user space
+// by relays in the launcher process, then merges the processes' node reports
+// into the same summary.json / timeline.csv as `geotrain sim` (runtime "real").
+#pragma once
+#include <string>
+#include <vector>
+
+#include "core/results.h"
+
+namespace geotrain::real {
+
+struct FaultPlan {
+  int kill_node = -1;          // node id to SIGKILL mid-run (-1 = none)
+  double kill_after_s = 0;     // seconds after launch
+  bool restart = false;        // start it again (same role, same config) after restart_after_s
+  double restart_after_s = 1;  // seconds after the kill
+};
+
+struct LaunchOptions {
+  bool emulate_wan = true;
+  bool progress = true;
+  double timeout_s = 0;  // kill everything after this long (0 = no limit)
+  FaultPlan fault;
+  double heartbeat_s = 0.5, failure_timeout_s = 5;
+  std::int64_t checkpoint_every = 0;
+};
+
+RunResult launch(const std::string& scenario, const std::vector<std::string>& sets, const std::string& out,
+                 const LaunchOptions& opt);
+
+// Merges OUT/nodes/*.json into a RunResult (used by launch and by multi-host users).
+RunResult merge_node_reports(const std::string& scenario, const std::vector<std::string>& sets, const std::string& out);
+
+}  // namespace geotrain::real

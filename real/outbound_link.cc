@@ -1,0 +1,121 @@
+#include "real/outbound_link.h"
+
+#include <cstring>
+
+namespace geotrain::real {
+
+namespace asio = boost::asio;
+using asio::ip::tcp;
+
+OutboundLink::OutboundLink(asio::io_context& io, std::int32_t self, std::string secret, Endpoint to,
+                           OnWritten on_written, OnFailed on_failed)
+    : io_(io),
+      sock_(io),
+      retry_(io),
+      self_(self),
+      secret_(std::move(secret)),
+      to_(std::move(to)),
+      on_written_(std::move(on_written)),
+      on_failed_(std::move(on_failed)) {}
+
+void OutboundLink::send(FrameType type, std::shared_ptr<const Bytes> body, int priority) {
+  if (closed_) return;
+  Pending p{frame_header(type, body->data(), body->size()), std::move(body)};
+  queue_.emplace(std::make_pair(-priority, seq_++), std::move(p));
+  if (!ready_ && !sock_.is_open() && attempts_ == 0) connect();
+  pump();
+}
+
+void OutboundLink::close() {
+  closed_ = true;
+  retry_.cancel();
+  boost::system::error_code ec;
+  sock_.close(ec);
+}
+
+void OutboundLink::connect() {
+  if (closed_) return;
+  ++attempts_;
+  boost::system::error_code ec;
+  const tcp::endpoint ep(asio::ip::make_address(to_.host, ec), to_.tcp_port);
+  if (ec) return on_failed_("bad peer address " + to_.host);
+  auto self = shared_from_this();
+  sock_.async_connect(ep, [this, self](const boost::system::error_code& e) {
+    if (closed_) return;
+    if (e) {  // the peer may not be listening yet: retry every 50 ms
+      boost::system::error_code ignored;
+      sock_.close(ignored);
+      retry_.expires_after(std::chrono::milliseconds(50));
+      retry_.async_wait([this, self](const boost::system::error_code& w) {
+        if (!w) connect();
+      });
+      return;
+    }
+    sock_.set_option(tcp::no_delay(true));
+    read_frames();
+  });
+}
+
+void OutboundLink::read_frames() {
+  auto self = shared_from_this();
+  sock_.async_read_some(asio::buffer(rbuf_), [this, self](const boost::system::error_code& e, std::size_t n) {
+    if (closed_) return;
+    if (e)
+      return on_failed_("connection to " + to_.host + ":" + std::to_string(to_.tcp_port) + " lost: " + e.message());
+    try {
+      decoder_.feed(rbuf_.data(), n, [this](FrameType t, Bytes&& b) { on_frame(t, std::move(b)); });
+    } catch (const FrameError& fe) {
+      close();
+      return on_failed_(std::string("bad frame from peer: ") + fe.what());
+    }
+    if (!closed_) read_frames();
+  });
+}
+
+void OutboundLink::on_frame(FrameType t, Bytes&& body) {
+  if (t == FrameType::kChallenge && !ready_ && client_nonce_.empty()) {
+    if (body.size() != kNonceBytes) return on_failed_("malformed auth challenge");
+    client_nonce_ = random_bytes(kNonceBytes);
+    Bytes resp;
+    resp.reserve(sizeof self_ + kNonceBytes + kMacBytes);
+    const auto* id = reinterpret_cast<const std::uint8_t*>(&self_);
+    resp.insert(resp.end(), id, id + sizeof self_);
+    resp.insert(resp.end(), client_nonce_.begin(), client_nonce_.end());
+    const Bytes mac = client_proof(secret_, body, self_);
+    resp.insert(resp.end(), mac.begin(), mac.end());
+    auto frame = std::make_shared<Bytes>(make_frame(FrameType::kResponse, resp));
+    auto self = shared_from_this();
+    asio::async_write(sock_, asio::buffer(*frame), [frame, self](const boost::system::error_code&, std::size_t) {});
+    return;
+  }
+  if (t == FrameType::kAccept && !ready_ && !client_nonce_.empty()) {
+    const Bytes expect = server_proof(secret_, client_nonce_);
+    if (body.size() != expect.size() || !equal_ct(body.data(), expect.data(), expect.size())) {
+      close();
+      return on_failed_("peer failed to prove the shared secret");
+    }
+    ready_ = true;
+    return pump();
+  }
+  close();
+  on_failed_("unexpected frame on an outbound link");
+}
+
+void OutboundLink::pump() {
+  if (!ready_ || writing_ || queue_.empty() || closed_) return;
+  writing_ = true;
+  auto it = queue_.begin();
+  auto p = std::make_shared<Pending>(std::move(it->second));
+  queue_.erase(it);
+  const std::array<asio::const_buffer, 2> bufs{asio::buffer(p->header), asio::buffer(*p->body)};
+  auto self = shared_from_this();
+  asio::async_write(sock_, bufs, [this, self, p](const boost::system::error_code& e, std::size_t n) {
+    writing_ = false;
+    if (closed_) return;
+    if (e) return on_failed_("write failed: " + e.message());
+    on_written_(n);
+    pump();
+  });
+}
+
+}  // namespace geotrain::real

@@ -1,0 +1,57 @@
+// The connecting side of one real-mode TCP link (this node -> a peer):
+// connects (retrying until the peer listens), proves the shared secret, then
+// writes frames back to back, highest priority first. Owned by RealNode; all
+// callbacks run on the node's single io_context thread.
+#pragma once
+#include <boost/asio.hpp>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "real/auth.h"
+#include "real/frame.h"
+#include "real/real_config.h"
+
+namespace geotrain::real {
+
+class OutboundLink : public std::enable_shared_from_this<OutboundLink> {
+ public:
+  using OnWritten = std::function<void(std::size_t bytes)>;
+  using OnFailed = std::function<void(const std::string& why)>;
+  OutboundLink(boost::asio::io_context& io, std::int32_t self, std::string secret, Endpoint to, OnWritten on_written,
+               OnFailed on_failed);
+  // Queues a frame; sends once authenticated. The body is shared, never copied.
+  void send(FrameType type, std::shared_ptr<const Bytes> body, int priority);
+  bool idle() const { return ready_ && !writing_ && queue_.empty(); }
+  void close();
+
+ private:
+  struct Pending {
+    Bytes header;
+    std::shared_ptr<const Bytes> body;
+  };
+  void connect();
+  void read_frames();
+  void on_frame(FrameType t, Bytes&& body);
+  void pump();
+
+  boost::asio::io_context& io_;
+  boost::asio::ip::tcp::socket sock_;
+  boost::asio::steady_timer retry_;
+  std::int32_t self_;
+  std::string secret_;
+  Endpoint to_;
+  OnWritten on_written_;
+  OnFailed on_failed_;
+  bool ready_ = false, writing_ = false, closed_ = false;
+  Bytes client_nonce_;
+  FrameDecoder decoder_{4096};  // only auth frames come back on this link
+  std::array<std::uint8_t, 4096> rbuf_;
+  std::multimap<std::pair<int, std::uint64_t>, Pending> queue_;  // (-priority, seq)
+  std::uint64_t seq_ = 0;
+  int attempts_ = 0;
+};
+
+}  // namespace geotrain::real

@@ -1,0 +1,44 @@
+// The configuration of a real-mode deployment: which scenario, where every
+// node listens, optional per-pair routes (the launcher points cross-DC pairs
+// at its WAN-emulating relays), the shared secret, fault-handling settings.
+// One JSON file, the same for every process (geotrain real --config FILE).
+#pragma once
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/message.h"
+
+namespace geotrain::real {
+
+struct Endpoint {
+  std::string host = "127.0.0.1";
+  std::uint16_t tcp_port = 0;
+  std::uint16_t udp_port = 0;
+};
+
+struct RealConfig {
+  std::string file;               // where this config was read from (for errors)
+  std::string scenario;           // scenario file path
+  std::vector<std::string> sets;  // --set assignments applied to it
+  std::string secret_file;
+  std::string out;                                       // output directory (node reports, checkpoints)
+  std::vector<Endpoint> nodes;                           // listen endpoint by node id
+  std::map<std::pair<NodeId, NodeId>, Endpoint> routes;  // (from, to) -> where `from` connects
+  double heartbeat_s = 0.5;                              // liveness ping period
+  double failure_timeout_s = 5;                          // a worker silent this long is dropped from the round
+  std::int64_t checkpoint_every = 0;                     // global server checkpoints every N rounds (0 = never)
+  std::uint64_t max_frame_bytes = std::uint64_t(1) << 30;
+
+  // Where `from` connects to reach `to`.
+  const Endpoint& route(NodeId from, NodeId to) const;
+  nlohmann::json to_json() const;
+};
+
+// Reads and validates a config file; errors are ConfigError with JSON paths.
+RealConfig load_real_config(const std::string& path);
+
+}  // namespace geotrain::real

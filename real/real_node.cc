@@ -1,0 +1,288 @@
+#include "real/real_node.h"
+
+#include <cstdio>
+#include <cstring>
+
+#include "core/wire.h"
+
+namespace geotrain::real {
+
+namespace asio = boost::asio;
+using asio::ip::tcp;
+using asio::ip::udp;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+constexpr std::size_t kDatagramChunk = 60000;
+constexpr std::size_t kFragmentHeader = 4 + 8 + 2 + 2;
+
+template <class T>
+void put(Bytes& b, T v) {
+  const auto* p = reinterpret_cast<const std::uint8_t*>(&v);
+  b.insert(b.end(), p, p + sizeof v);
+}
+template <class T>
+T get(const std::uint8_t* p) {
+  T v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+}  // namespace
+
+RealNode::RealNode(asio::io_context& io, const RealConfig& cfg, const TrainingJob& job, NodeId self, std::string secret)
+    : io_(io), cfg_(cfg), job_(job), self_(self), secret_(std::move(secret)), acceptor_(io), udp_(io) {
+  std::seed_seq seq{job.scenario().seed, std::uint64_t(self), std::uint64_t(0x6765747261696eULL)};
+  rng_.seed(seq);
+  epoch_ = Clock::now();
+}
+
+RealNode::~RealNode() {
+  for (auto& [id, l] : out_) l->close();
+  for (auto& l : in_) l->close("node shutting down");
+}
+
+void RealNode::log(const std::string& line) const {
+  std::fprintf(stderr, "[%s] %s\n", job_.deployment().nodes[self_].name.c_str(), line.c_str());
+}
+
+TimeNs RealNode::now() const {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - epoch_).count();
+}
+
+TimerId RealNode::schedule(TimeNs delay, std::function<void()> fn) {
+  const TimerId id = next_timer_++;
+  auto t = std::make_unique<asio::steady_timer>(io_);
+  t->expires_after(std::chrono::nanoseconds(std::max<TimeNs>(0, delay)));
+  t->async_wait([this, id, fn = std::move(fn)](const boost::system::error_code& e) {
+    if (e) return;  // cancelled
+    timers_.erase(id);
+    fn();
+  });
+  timers_[id] = std::move(t);
+  return id;
+}
+
+void RealNode::cancel(TimerId id) {
+  auto it = timers_.find(id);
+  if (it == timers_.end()) return;
+  it->second->cancel();
+  timers_.erase(it);
+}
+
+void RealNode::compute(ComputeCost cost, std::function<void()> work, std::function<void()> done) {
+  const auto t0 = Clock::now();
+  work();
+  const TimeNs real = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count();
+  const TimeNs modelled = job_.compute_model().duration(self_, cost, now(), rng_);
+  if (real > modelled) {  // the machine cannot honour the model: say so in the summary
+    ++counters_.steps_too_slow;
+    counters_.overrun_s += to_seconds(real - modelled);
+  }
+  schedule(std::max<TimeNs>(0, modelled - real), std::move(done));
+}
+
+void RealNode::count_sent(NodeId to, std::size_t bytes) {
+  const auto& nodes = job_.deployment().nodes;
+  (nodes[to].dc == nodes[self_].dc ? counters_.sent.lan_bytes : counters_.sent.wan_bytes) += bytes;
+}
+
+OutboundLink& RealNode::link(NodeId to) {
+  auto& l = out_[to];
+  if (!l) {
+    l = std::make_shared<OutboundLink>(
+        io_, self_, secret_, cfg_.route(self_, to), [this, to](std::size_t n) { count_sent(to, n); },
+        [this, to](const std::string& why) {
+          if (!stopping_) log("link to node " + std::to_string(to) + ": " + why);
+          out_.erase(to);  // a later send reconnects
+        });
+  }
+  return *l;
+}
+
+void RealNode::send_frame(NodeId to, FrameType t, std::shared_ptr<const Bytes> body, int priority) {
+  link(to).send(t, std::move(body), priority);
+}
+
+void RealNode::send(Message msg) {
+  msg.from = self_;
+  if (msg.channel == Channel::kBestEffort) return send_datagrams(msg);
+  auto body = std::make_shared<const Bytes>(encode_message(msg));
+  send_frame(msg.to, FrameType::kMessage, std::move(body), msg.priority);
+}
+
+void RealNode::send_datagrams(const Message& m) {
+  const Bytes enc = encode_message(m);
+  const std::uint64_t id = next_datagram_msg_++;
+  const std::uint16_t count = std::uint16_t((enc.size() + kDatagramChunk - 1) / kDatagramChunk);
+  const Endpoint& ep = cfg_.route(self_, m.to);
+  const udp::endpoint dst(asio::ip::make_address(ep.host), ep.udp_port);
+  for (std::uint16_t i = 0; i < count; ++i) {
+    Bytes body;
+    put<std::int32_t>(body, self_);
+    put<std::uint64_t>(body, id);
+    put<std::uint16_t>(body, i);
+    put<std::uint16_t>(body, count);
+    const std::size_t lo = std::size_t(i) * kDatagramChunk, hi = std::min(enc.size(), lo + kDatagramChunk);
+    body.insert(body.end(), enc.begin() + long(lo), enc.begin() + long(hi));
+    auto dgram = std::make_shared<Bytes>(make_frame(FrameType::kFragment, body));
+    const Bytes mac = hmac_sha256(secret_, *dgram);
+    dgram->insert(dgram->end(), mac.begin(), mac.begin() + kDatagramMacBytes);
+    count_sent(m.to, dgram->size());
+    udp_.async_send_to(asio::buffer(*dgram), dst, [dgram](const boost::system::error_code&, std::size_t) {});
+  }
+}
+
+void RealNode::receive_datagram() {
+  udp_.async_receive_from(asio::buffer(udp_buf_), udp_from_, [this](const boost::system::error_code& e, std::size_t n) {
+    if (e) {
+      if (e != asio::error::operation_aborted) receive_datagram();
+      return;
+    }
+    try {
+      if (n < kDatagramMacBytes) throw FrameError("runt datagram");
+      const Bytes signed_part(udp_buf_.begin(), udp_buf_.begin() + long(n - kDatagramMacBytes));
+      const Bytes mac = hmac_sha256(secret_, signed_part);
+      if (!equal_ct(mac.data(), udp_buf_.data() + n - kDatagramMacBytes, kDatagramMacBytes))
+        throw FrameError("datagram failed authentication");
+      auto [type, body] = parse_datagram(signed_part.data(), signed_part.size(), kDatagramChunk + 64);
+      if (type != FrameType::kFragment || body.size() < kFragmentHeader) throw FrameError("not a fragment");
+      const NodeId from = get<std::int32_t>(body.data());
+      const auto id = get<std::uint64_t>(body.data() + 4);
+      const auto idx = get<std::uint16_t>(body.data() + 12), count = get<std::uint16_t>(body.data() + 14);
+      if (count == 0 || idx >= count) throw FrameError("bad fragment index");
+      auto& r = udp_partial_[{from, id}];
+      if (r.parts.empty()) {
+        r.parts.resize(count);
+        r.first = Clock::now();
+      }
+      if (r.parts.size() != count) throw FrameError("fragment count changed");
+      if (r.parts[idx].empty()) {
+        r.parts[idx].assign(body.begin() + kFragmentHeader, body.end());
+        ++r.have;
+      }
+      if (r.have == count) {
+        Bytes all;
+        for (auto& p : r.parts) all.insert(all.end(), p.begin(), p.end());
+        udp_partial_.erase({from, id});
+        Message m = decode_message(all.data(), all.size());
+        if (started_ && actor_) asio::post(io_, [this, m = std::move(m)] { actor_->on_message(m); });
+      }
+      // Forget partial messages older than 30 s (their other datagrams were lost).
+      for (auto it = udp_partial_.begin(); it != udp_partial_.end();)
+        it = Clock::now() - it->second.first > std::chrono::seconds(30) ? udp_partial_.erase(it) : std::next(it);
+    } catch (const std::exception& ex) {
+      ++counters_.rejected_datagrams;
+      if (counters_.rejected_datagrams <= 5) log(std::string("rejected datagram: ") + ex.what());
+    }
+    receive_datagram();
+  });
+}
+
+void RealNode::listen() {
+  const Endpoint& me = cfg_.nodes.at(std::size_t(self_));
+  const tcp::endpoint ep(asio::ip::make_address(me.host), me.tcp_port);
+  acceptor_.open(ep.protocol());
+  acceptor_.set_option(tcp::acceptor::reuse_address(true));
+  acceptor_.bind(ep);
+  acceptor_.listen();
+  udp_.open(udp::v4());
+  udp_.bind(udp::endpoint(asio::ip::make_address(me.host), me.udp_port));
+  accept();
+  receive_datagram();
+}
+
+void RealNode::accept() {
+  acceptor_.async_accept([this](const boost::system::error_code& e, tcp::socket s) {
+    if (e) {
+      if (e != asio::error::operation_aborted) accept();
+      return;
+    }
+    auto l = std::make_shared<InboundLink>(
+        std::move(s), secret_, int(job_.deployment().nodes.size()), cfg_.max_frame_bytes,
+        [this](NodeId peer, FrameType t, Bytes&& b, std::size_t wire) { on_frame(peer, t, std::move(b), wire); },
+        [this](InboundLink* dead, const std::string& why) {
+          if (why != "peer closed" && !stopping_) {
+            ++counters_.rejected_links;
+            log("closed inbound link" + (dead->peer() >= 0 ? " from node " + std::to_string(dead->peer()) : "") + ": " +
+                why);
+          }
+          asio::post(io_, [this, dead] { in_.remove_if([dead](auto& p) { return p.get() == dead; }); });
+        });
+    in_.push_back(l);
+    l->start();
+    accept();
+  });
+}
+
+void RealNode::on_frame(NodeId peer, FrameType t, Bytes&& body, std::size_t) {
+  switch (t) {
+    case FrameType::kMessage: {
+      Message m;
+      try {
+        m = decode_message(body.data(), body.size());
+      } catch (const WireError& e) {
+        log("node " + std::to_string(peer) + " sent an undecodable message: " + e.what());
+        return;
+      }
+      if (m.from != peer || m.to != self_) {
+        log("node " + std::to_string(peer) + " sent a message with forged addressing; dropped");
+        return;
+      }
+      if (started_) asio::post(io_, [this, m = std::move(m)] { actor_->on_message(m); });
+      return;
+    }
+    case FrameType::kReady:
+      if (self_ != job_.deployment().global_server) return;
+      ready_.insert(peer);
+      if (!started_ && ready_.size() + 1 == job_.deployment().nodes.size()) {
+        for (const auto& n : job_.deployment().nodes)
+          if (n.id != self_) send_frame(n.id, FrameType::kGo, std::make_shared<const Bytes>(), 100);
+        start_actor();
+      }
+      return;
+    case FrameType::kGo:
+      if (!started_) start_actor();
+      return;
+    case FrameType::kShutdown:
+      stopping_ = true;
+      asio::post(io_, [this] { io_.stop(); });
+      return;
+    default: return;
+  }
+}
+
+void RealNode::start_actor() {
+  started_ = true;
+  epoch_ = Clock::now();
+  asio::post(io_, [this] { actor_->start(); });
+}
+
+void RealNode::stop() {
+  if (stopping_) return;
+  stopping_ = true;
+  for (const auto& n : job_.deployment().nodes)
+    if (n.id != self_) send_frame(n.id, FrameType::kShutdown, std::make_shared<const Bytes>(), 100);
+  // Leave once every SHUTDOWN is written (or after 5 s if a peer is gone).
+  const auto deadline = Clock::now() + std::chrono::seconds(5);
+  auto check = std::make_shared<std::function<void()>>();
+  *check = [this, deadline, check] {
+    bool idle = true;
+    for (auto& [id, l] : out_) idle = idle && l->idle();
+    if (idle || Clock::now() > deadline) return io_.stop();
+    schedule(from_seconds(0.01), *check);
+  };
+  schedule(0, *check);
+}
+
+void RealNode::run(Actor& actor) {
+  actor_ = &actor;
+  listen();
+  if (self_ != job_.deployment().global_server) {
+    send_frame(job_.deployment().global_server, FrameType::kReady, std::make_shared<const Bytes>(), 100);
+  } else if (job_.deployment().nodes.size() == 1) {
+    start_actor();
+  }
+  io_.run();
+}
+
+}  // namespace geotrain::real

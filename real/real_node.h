@@ -1,0 +1,95 @@
+// The Runtime of one real-mode node (one process per node): wall-clock time
+// since the start barrier, Boost.Asio timers, authenticated TCP links for the
+// reliable channel and UDP datagrams for best-effort, and real compute padded
+// to the modelled step time. Single-threaded: every callback runs on one
+// io_context thread, so actors never run concurrently or re-entrantly.
+//
+// Lifecycle: run() listens, joins the start barrier (every node reports READY
+// to the global server, which answers GO to all), starts the actor, and
+// returns when the job is over (the global server's stop() broadcasts SHUTDOWN).
+#pragma once
+#include <boost/asio.hpp>
+#include <chrono>
+#include <list>
+#include <map>
+#include <memory>
+#include <random>
+#include <set>
+#include <unordered_map>
+
+#include "core/job.h"
+#include "core/monitor.h"
+#include "core/runtime.h"
+#include "real/inbound_link.h"
+#include "real/outbound_link.h"
+#include "real/real_config.h"
+
+namespace geotrain::real {
+
+struct NodeCounters {
+  NetCounters sent;                  // frame bytes this node sent, by link class
+  std::uint64_t steps_too_slow = 0;  // real compute exceeded the modelled step time
+  double overrun_s = 0;              // total excess over the model
+  std::uint64_t rejected_links = 0;  // unauthenticated or malformed peers disconnected
+  std::uint64_t rejected_datagrams = 0;
+};
+
+class RealNode : public Runtime {
+ public:
+  RealNode(boost::asio::io_context& io, const RealConfig& cfg, const TrainingJob& job, NodeId self, std::string secret);
+  ~RealNode() override;
+
+  NodeId self() const override { return self_; }
+  TimeNs now() const override;
+  TimerId schedule(TimeNs delay, std::function<void()> fn) override;
+  void cancel(TimerId id) override;
+  void send(Message msg) override;
+  void compute(ComputeCost cost, std::function<void()> work, std::function<void()> done) override;
+  std::mt19937_64& rng() override { return rng_; }
+  void stop() override;
+
+  // Runs until SHUTDOWN. REQUIRES: actor was built with *this.
+  void run(Actor& actor);
+  const NodeCounters& counters() const { return counters_; }
+  void log(const std::string& line) const;
+
+ private:
+  void listen();
+  void accept();
+  void receive_datagram();
+  void on_frame(NodeId peer, FrameType t, Bytes&& body, std::size_t wire);
+  void send_frame(NodeId to, FrameType t, std::shared_ptr<const Bytes> body, int priority);
+  void send_datagrams(const Message& m);
+  void start_actor();
+  void count_sent(NodeId to, std::size_t bytes);
+  OutboundLink& link(NodeId to);
+
+  boost::asio::io_context& io_;
+  const RealConfig& cfg_;
+  const TrainingJob& job_;
+  NodeId self_;
+  std::string secret_;
+  std::mt19937_64 rng_;
+  Actor* actor_ = nullptr;
+  boost::asio::ip::tcp::acceptor acceptor_;
+  boost::asio::ip::udp::socket udp_;
+  std::array<std::uint8_t, 65536> udp_buf_;
+  boost::asio::ip::udp::endpoint udp_from_;
+  std::unordered_map<NodeId, std::shared_ptr<OutboundLink>> out_;
+  std::list<std::shared_ptr<InboundLink>> in_;
+  std::unordered_map<TimerId, std::unique_ptr<boost::asio::steady_timer>> timers_;
+  TimerId next_timer_ = 1;
+  std::chrono::steady_clock::time_point epoch_;
+  bool started_ = false, stopping_ = false;
+  std::set<NodeId> ready_;  // global server: nodes that reported READY
+  struct Reassembly {
+    std::vector<Bytes> parts;
+    std::size_t have = 0;
+    std::chrono::steady_clock::time_point first;
+  };
+  std::map<std::pair<NodeId, std::uint64_t>, Reassembly> udp_partial_;
+  std::uint64_t next_datagram_msg_ = 1;
+  NodeCounters counters_;
+};
+
+}  // namespace geotrain::real

@@ -1,0 +1,74 @@
+#include "real/role_process.h"
+
+#include <filesystem>
+#include <fstream>
+
+#include "core/config/scenario.h"
+#include "core/job.h"
+#include "core/monitor.h"
+#include "core/roles/global_server.h"
+#include "core/roles/worker.h"
+#include "real/auth.h"
+#include "real/real_node.h"
+
+namespace geotrain::real {
+
+int run_role(const RealConfig& cfg, NodeId id) {
+  const Scenario sc = load_scenario(cfg.scenario, cfg.sets);
+  const TrainingJob job(sc);
+  const auto& dep = job.deployment();
+  if (id < 0 || id >= NodeId(dep.nodes.size()))
+    throw std::runtime_error("--role " + std::to_string(id) + ": the scenario has nodes 0.." +
+                             std::to_string(dep.nodes.size() - 1));
+  if (cfg.nodes.size() != dep.nodes.size())
+    throw ConfigError(cfg.file, "/nodes", "expected " + std::to_string(dep.nodes.size()) + " endpoints, one per node");
+  const NodeSpec& spec = dep.nodes[id];
+
+  boost::asio::io_context io;
+  RealNode node(io, cfg, job, id, read_secret_file(cfg.secret_file));
+  std::unique_ptr<RunMonitor> monitor;
+  if (spec.role == Role::kGlobalServer)
+    monitor = std::make_unique<RunMonitor>(job.model(), job.data().test, sc.stop, sc.eval,
+                                           [&node] { return node.counters().sent; });
+  std::unique_ptr<Actor> actor = job.make_actor(id, node, monitor.get(), nullptr);
+  node.run(*actor);
+
+  nlohmann::json report;
+  report["id"] = id;
+  report["name"] = spec.name;
+  report["role"] = to_string(spec.role);
+  report["dc"] = spec.dc;
+  report["run_time_s"] = to_seconds(node.now());
+  const NodeCounters& c = node.counters();
+  report["sent"] = {{"wan", c.sent.wan_bytes}, {"lan", c.sent.lan_bytes}};
+  report["steps_too_slow"] = c.steps_too_slow;
+  report["overrun_s"] = c.overrun_s;
+  report["rejected_links"] = c.rejected_links;
+  report["rejected_datagrams"] = c.rejected_datagrams;
+  if (const auto* w = dynamic_cast<const Worker*>(actor.get())) {
+    report["busy_s"] = to_seconds(w->stats().busy_ns);
+    report["blocked_s"] = to_seconds(w->stats().blocked_ns);
+    report["steps"] = w->stats().steps;
+  }
+  if (const auto* gs = dynamic_cast<const GlobalServer*>(actor.get())) {
+    monitor->finish(node.now(), gs->rounds(), gs->params(), gs->last_train_loss());
+    report["rounds"] = gs->rounds();
+    report["time_to_target_s"] = monitor->time_to_target_s() ? nlohmann::json(*monitor->time_to_target_s()) : nullptr;
+    nlohmann::json tl = nlohmann::json::array();
+    for (const auto& r : monitor->timeline())
+      tl.push_back({{"time_s", r.time_s},
+                    {"round", r.round},
+                    {"test_accuracy", r.test_accuracy},
+                    {"loss", r.loss},
+                    {"test_loss", r.test_loss},
+                    {"wan_bytes", r.net.wan_bytes},
+                    {"lan_bytes", r.net.lan_bytes}});
+    report["timeline"] = tl;
+  }
+  const std::string dir = cfg.out + "/nodes";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/" + std::to_string(id) + ".json") << report.dump(2) << "\n";
+  return 0;
+}
+
+}  // namespace geotrain::real
