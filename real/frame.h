@@ -45,6 +45,8 @@ class FrameDecoder {
   explicit FrameDecoder(std::size_t max_body = kDefaultMaxFrameBytes) : max_body_(max_body) {}
   // Consumes n bytes, calling sink for every complete frame. Throws FrameError.
   void feed(const std::uint8_t* data, std::size_t n, const Sink& sink);
+  // True between the first byte of a frame and its last.
+  bool mid_frame() const { return have_header_ > 0; }
 
  private:
   std::size_t max_body_;

@@ -37,7 +37,11 @@ void InboundLink::read() {
   auto self = shared_from_this();
   sock_.async_read_some(asio::buffer(rbuf_), [this, self](const boost::system::error_code& e, std::size_t n) {
     if (closed_) return;
-    if (e) return close(e == asio::error::eof ? "peer closed" : e.message());
+    if (e == asio::error::eof) {
+      if (peer_ < 0) return close("peer left without authenticating");
+      return close(decoder_.mid_frame() ? "truncated frame" : "peer closed");
+    }
+    if (e) return close(e.message());
     try {
       decoder_.feed(rbuf_.data(), n, [this](FrameType t, Bytes&& b) {
         if (!closed_) on_frame(t, std::move(b));

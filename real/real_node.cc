@@ -202,9 +202,11 @@ void RealNode::accept() {
         [this](NodeId peer, FrameType t, Bytes&& b, std::size_t wire) { on_frame(peer, t, std::move(b), wire); },
         [this](InboundLink* dead, const std::string& why) {
           if (why != "peer closed" && !stopping_) {
-            ++counters_.rejected_links;
-            log("closed inbound link" + (dead->peer() >= 0 ? " from node " + std::to_string(dead->peer()) : "") + ": " +
-                why);
+            // Logged, but rate-limited: a flood of bad peers must not flood the log.
+            const auto n = ++counters_.rejected_links;
+            if (n <= 10 || n % 1000 == 0)
+              log("closed inbound link" + (dead->peer() >= 0 ? " from node " + std::to_string(dead->peer()) : "") +
+                  ": " + why + (n > 10 ? " (" + std::to_string(n) + " so far)" : ""));
           }
           asio::post(io_, [this, dead] { in_.remove_if([dead](auto& p) { return p.get() == dead; }); });
         });

@@ -1,0 +1,150 @@
+// Real mode end to end: processes on loopback through `geotrain launch`.
+#include <gtest/gtest.h>
+
+#include <boost/asio.hpp>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <thread>
+
+#include "core/config/json_reader.h"
+#include "real/auth.h"
+#include "real/frame.h"
+#include "sim/sim_runner.h"
+#include "tests/test_util.h"
+
+namespace geotrain {
+namespace {
+
+namespace asio = boost::asio;
+using testing::run_geotrain;
+using testing::source_path;
+
+// A small scenario with a short WAN latency so real runs take seconds.
+std::vector<std::string> small_sets(int rounds) {
+  return {R"(model={"kind":"mlp","hidden":[16]})",
+          R"(dataset={"kind":"synthetic","features":32,"classes":4,"train":2000,"test":400})",
+          "stop.rounds=" + std::to_string(rounds), "eval.every_rounds=10", "topology.wan.default.latency_ms=5"};
+}
+
+std::string set_args(const std::vector<std::string>& sets) {
+  std::string s;
+  for (const auto& x : sets) s += " --set '" + x + "'";
+  return s;
+}
+
+nlohmann::json read_json(const std::string& p) { return load_json_file(p); }
+
+std::string fresh_dir(const std::string& name) {
+  const std::string d = "/tmp/geotrain-test-" + name + "-" + std::to_string(::getpid());
+  std::filesystem::remove_all(d);
+  return d;
+}
+
+TEST(RealMode, LaunchTrainsLikeTheSimulation) {
+  const auto sets = small_sets(40);
+  const std::string out = fresh_dir("launch");
+  const auto r = run_geotrain("launch " + source_path("scenarios/quickstart.json") + " --out " + out +
+                              " -q --timeout 120" + set_args(sets));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto real = read_json(out + "/summary.json");
+  const RunResult sim = sim::run_simulation(load_scenario(source_path("scenarios/quickstart.json"), sets));
+  EXPECT_EQ(real["runtime"], "real");
+  EXPECT_EQ(real["rounds"], 40);
+  EXPECT_EQ(real["worker_steps"], 160);
+  EXPECT_NEAR(real["final_test_accuracy"].get<double>(), sim.timeline.back().test_accuracy, 0.01);
+  EXPECT_GT(real["bytes"]["wan"].get<double>(), 0);
+  std::filesystem::remove_all(out);
+}
+
+// Connects to `port` and writes `bytes`, then closes.
+void hit(asio::io_context& io, std::uint16_t port, const std::vector<std::uint8_t>& bytes) {
+  asio::ip::tcp::socket s(io);
+  boost::system::error_code ec;
+  s.connect({asio::ip::make_address("127.0.0.1"), port}, ec);
+  if (ec) throw std::runtime_error("connect failed: " + ec.message());
+  asio::write(s, asio::buffer(bytes), ec);
+  s.close(ec);
+}
+
+TEST(RealMode, RejectsUnauthenticatedWrongSecretAndGarbageWhileTraining) {
+  const std::string out = fresh_dir("attack");
+  testing::CommandResult launch;
+  std::thread runner([&] {
+    launch = run_geotrain("launch " + source_path("scenarios/quickstart.json") + " --out " + out + " -q --timeout 300" +
+                          set_args(small_sets(400)));
+  });
+  // Wait for the deployment config, then for the global server to listen.
+  const std::string cfg_path = out + "/launch/config.json";
+  for (int i = 0; i < 300 && !std::filesystem::exists(cfg_path); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const auto cfg = read_json(cfg_path);
+  const std::uint16_t port = cfg["nodes"][0]["tcp_port"];
+  const std::uint16_t udp_port = cfg["nodes"][0]["udp_port"];
+  asio::io_context io;
+  std::mt19937 rng(5);
+  int sent = 0;
+  // 1. Unauthenticated: a well-formed message frame without the handshake.
+  hit(io, port, real::make_frame(real::FrameType::kMessage, std::vector<std::uint8_t>(40, 1)));
+  ++sent;
+  // 2. Wrong secret: a correctly shaped auth response with a bogus MAC.
+  {
+    asio::ip::tcp::socket s(io);
+    s.connect({asio::ip::make_address("127.0.0.1"), port});
+    std::vector<std::uint8_t> hdr(real::kFrameHeaderBytes + real::kNonceBytes);
+    asio::read(s, asio::buffer(hdr));
+    std::vector<std::uint8_t> resp = {2, 0, 0, 0};
+    const auto junk = real::random_bytes(real::kNonceBytes + real::kMacBytes);
+    resp.insert(resp.end(), junk.begin(), junk.end());
+    const auto f = real::make_frame(real::FrameType::kResponse, resp);
+    asio::write(s, asio::buffer(f));
+    std::uint8_t b;
+    boost::system::error_code ec;
+    s.read_some(asio::buffer(&b, 1), ec);  // the server hangs up: no accept frame
+    EXPECT_TRUE(ec) << "server answered a client with the wrong secret";
+    ++sent;
+  }
+  // 3. 10,000 random, truncated and oversize frames, each on its own connection.
+  for (int i = 0; i < 10000; ++i) {
+    std::vector<std::uint8_t> bytes;
+    switch (i % 3) {
+      case 0:  // random bytes
+        bytes.resize(1 + rng() % 200);
+        for (auto& b : bytes) b = std::uint8_t(rng());
+        break;
+      case 1: {  // a valid header for a body that never fully arrives
+        bytes = real::make_frame(real::FrameType::kResponse, std::vector<std::uint8_t>(68, 7));
+        bytes.resize(1 + rng() % (bytes.size() - 1));
+        break;
+      }
+      default: {  // claims a 2 GiB body: over the limit
+        bytes = real::frame_header(real::FrameType::kResponse, nullptr, 0);
+        const std::uint32_t huge = 0x80000000u;
+        std::memcpy(&bytes[8], &huge, 4);
+        break;
+      }
+    }
+    hit(io, port, bytes);
+    ++sent;
+  }
+  // 4. Random UDP datagrams.
+  asio::ip::udp::socket u(io, asio::ip::udp::v4());
+  for (int i = 0; i < 200; ++i) {
+    std::vector<std::uint8_t> d(1 + rng() % 1000);
+    for (auto& b : d) b = std::uint8_t(rng());
+    u.send_to(asio::buffer(d), {asio::ip::make_address("127.0.0.1"), udp_port});
+  }
+  runner.join();
+  ASSERT_EQ(launch.exit_code, 0) << launch.output;
+  const auto summary = read_json(out + "/summary.json");
+  EXPECT_EQ(summary["rounds"], 400) << "training must complete despite the attack";
+  const auto gs = read_json(out + "/nodes/0.json");
+  EXPECT_GE(gs["rejected_links"].get<int>(), sent);
+  EXPECT_GE(gs["rejected_datagrams"].get<int>(), 150);
+  std::filesystem::remove_all(out);
+}
+
+}  // namespace
+}  // namespace geotrain
