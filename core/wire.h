@@ -18,7 +18,46 @@ class WireError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The encoding as byte spans in order, for gather writes that never copy a
+// tensor: small pieces (ids, block headers) live in `owned`; float data is
+// referenced in place inside `payload`, which this object keeps alive.
+struct ByteSpans {
+  std::vector<std::vector<std::uint8_t>> owned;
+  std::vector<std::pair<const std::uint8_t*, std::size_t>> spans;
+  std::shared_ptr<const Payload> payload;
+  std::size_t size() const;
+  static ByteSpans of(std::vector<std::uint8_t> bytes);  // one owned buffer
+};
+
+ByteSpans encode_message_spans(const Message& m);
+// The same bytes, contiguous.
 std::vector<std::uint8_t> encode_message(const Message& m);
 Message decode_message(const std::uint8_t* data, std::size_t size);
+
+// Incremental decoding straight into the destination tensors, for receivers
+// that want no intermediate buffer: ask prepare() where the next bytes go
+// (never past the current field), write at most that many there, commit().
+// Same validation as decode_message (WireError).
+class MessageAssembler {
+ public:
+  explicit MessageAssembler(std::size_t total);
+  std::pair<std::uint8_t*, std::size_t> prepare();
+  void commit(std::size_t n);
+  bool done() const { return consumed_ == total_ && state_ == State::kDone; }
+  Message take();  // REQUIRES: done()
+
+ private:
+  enum class State { kFixed, kPayloadHeader, kBlockHeader, kBlockData, kDone };
+  void field_complete();
+  std::size_t total_, consumed_ = 0;
+  State state_ = State::kFixed;
+  std::uint8_t small_[32];
+  std::size_t small_want_, small_have_ = 0;
+  std::uint8_t* data_ = nullptr;
+  std::size_t data_left_ = 0;
+  std::uint32_t blocks_left_ = 0;
+  Message msg_;
+  std::shared_ptr<Payload> payload_;
+};
 
 }  // namespace geotrain

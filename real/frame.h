@@ -1,13 +1,16 @@
 // Framing for real-mode TCP streams and UDP datagrams.
 // Header (16 bytes, little-endian): u32 magic "GTRN", u8 version, u8 type,
-// u16 reserved (0), u32 body length, u32 CRC-32 of the body (zlib).
+// u16 reserved (0), u32 body length, u32 CRC-32C of the body (real/checksum.h).
 // A decoder enforces a hard body-size limit and rejects a bad magic, version,
 // type, length or checksum with FrameError: the caller closes that connection.
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <stdexcept>
 #include <vector>
+
+#include "core/wire.h"
 
 namespace geotrain::real {
 
@@ -35,16 +38,30 @@ class FrameError : public std::runtime_error {
 
 // Header for a body of `n` bytes (CRC computed over the body).
 std::vector<std::uint8_t> frame_header(FrameType t, const std::uint8_t* body, std::size_t n);
+// Header for a body given as spans (no copy of the body).
+std::vector<std::uint8_t> frame_header(FrameType t, const ByteSpans& body);
 // Header + body in one buffer.
 std::vector<std::uint8_t> make_frame(FrameType t, const std::vector<std::uint8_t>& body);
+
+// One received frame. kMessage frames arrive decoded (their tensors were read
+// straight into place); every other type carries its raw body.
+struct Frame {
+  FrameType type = FrameType::kMessage;
+  std::vector<std::uint8_t> body;  // empty for kMessage
+  Message message;                 // kMessage only
+};
 
 // Incremental decoder for a byte stream.
 class FrameDecoder {
  public:
-  using Sink = std::function<void(FrameType, std::vector<std::uint8_t>&&)>;
+  using Sink = std::function<void(Frame&&)>;
   explicit FrameDecoder(std::size_t max_body = kDefaultMaxFrameBytes) : max_body_(max_body) {}
   // Consumes n bytes, calling sink for every complete frame. Throws FrameError.
   void feed(const std::uint8_t* data, std::size_t n, const Sink& sink);
+  // Zero-copy reading: read at most `second` bytes into `first`, then commit()
+  // how many arrived. The body's checksum is computed as it arrives.
+  std::pair<std::uint8_t*, std::size_t> prepare();
+  void commit(std::size_t n, const Sink& sink);
   // True between the first byte of a frame and its last.
   bool mid_frame() const { return have_header_ > 0; }
 
@@ -54,12 +71,14 @@ class FrameDecoder {
   std::size_t have_header_ = 0;
   FrameType type_ = FrameType::kMessage;
   std::uint32_t crc_ = 0;
+  std::uint32_t running_crc_ = 0;
   std::vector<std::uint8_t> body_;
-  std::size_t want_ = 0;
+  std::unique_ptr<MessageAssembler> assembler_;  // kMessage frames
+  std::size_t want_ = 0, got_ = 0;
+  void header_complete();
 };
 
 // Parses one whole frame (a UDP datagram). Throws FrameError.
-std::pair<FrameType, std::vector<std::uint8_t>> parse_datagram(const std::uint8_t* data, std::size_t n,
-                                                               std::size_t max_body);
+Frame parse_datagram(const std::uint8_t* data, std::size_t n, std::size_t max_body);
 
 }  // namespace geotrain::real

@@ -35,7 +35,8 @@ void InboundLink::close(const std::string& why) {
 
 void InboundLink::read() {
   auto self = shared_from_this();
-  sock_.async_read_some(asio::buffer(rbuf_), [this, self](const boost::system::error_code& e, std::size_t n) {
+  const auto [dst, room] = decoder_.prepare();  // straight into the frame buffer: no extra copy
+  sock_.async_read_some(asio::buffer(dst, room), [this, self](const boost::system::error_code& e, std::size_t n) {
     if (closed_) return;
     if (e == asio::error::eof) {
       if (peer_ < 0) return close("peer left without authenticating");
@@ -43,8 +44,8 @@ void InboundLink::read() {
     }
     if (e) return close(e.message());
     try {
-      decoder_.feed(rbuf_.data(), n, [this](FrameType t, Bytes&& b) {
-        if (!closed_) on_frame(t, std::move(b));
+      decoder_.commit(n, [this](Frame&& f) {
+        if (!closed_) on_frame(std::move(f));
       });
     } catch (const FrameError& fe) {
       return close(std::string("malformed frame: ") + fe.what());
@@ -53,7 +54,9 @@ void InboundLink::read() {
   });
 }
 
-void InboundLink::on_frame(FrameType t, Bytes&& body) {
+void InboundLink::on_frame(Frame&& f) {
+  const FrameType t = f.type;
+  const Bytes& body = f.body;
   if (peer_ < 0) {  // only an authentication response is acceptable now
     if (t != FrameType::kResponse) return close("unauthenticated peer sent a frame before proving the secret");
     if (body.size() != sizeof(std::int32_t) + kNonceBytes + kMacBytes) return close("malformed auth response");
@@ -69,8 +72,7 @@ void InboundLink::on_frame(FrameType t, Bytes&& body) {
     asio::async_write(sock_, asio::buffer(*frame), [frame, self](const boost::system::error_code&, std::size_t) {});
     return;
   }
-  const std::size_t wire = kFrameHeaderBytes + body.size();
-  on_frame_(peer_, t, std::move(body), wire);
+  on_frame_(peer_, std::move(f));
 }
 
 }  // namespace geotrain::real

@@ -16,7 +16,7 @@ namespace geotrain::real {
 
 class InboundLink : public std::enable_shared_from_this<InboundLink> {
  public:
-  using OnFrame = std::function<void(std::int32_t peer, FrameType, Bytes&&, std::size_t wire_bytes)>;
+  using OnFrame = std::function<void(std::int32_t peer, Frame&&)>;
   using OnClosed = std::function<void(InboundLink*, const std::string& why)>;
   InboundLink(boost::asio::ip::tcp::socket sock, std::string secret, int nodes, std::size_t max_frame, OnFrame on_frame,
               OnClosed on_closed);
@@ -26,7 +26,7 @@ class InboundLink : public std::enable_shared_from_this<InboundLink> {
 
  private:
   void read();
-  void on_frame(FrameType t, Bytes&& body);
+  void on_frame(Frame&& f);
 
   boost::asio::ip::tcp::socket sock_;
   std::string secret_;
@@ -37,7 +37,6 @@ class InboundLink : public std::enable_shared_from_this<InboundLink> {
   Bytes nonce_;
   std::int32_t peer_ = -1;  // known once authenticated
   bool closed_ = false;
-  std::array<std::uint8_t, 1 << 16> rbuf_;
 };
 
 }  // namespace geotrain::real

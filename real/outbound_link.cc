@@ -18,9 +18,9 @@ OutboundLink::OutboundLink(asio::io_context& io, std::int32_t self, std::string 
       on_written_(std::move(on_written)),
       on_failed_(std::move(on_failed)) {}
 
-void OutboundLink::send(FrameType type, std::shared_ptr<const Bytes> body, int priority) {
+void OutboundLink::send(FrameType type, std::shared_ptr<const ByteSpans> body, int priority) {
   if (closed_) return;
-  Pending p{frame_header(type, body->data(), body->size()), std::move(body)};
+  Pending p{frame_header(type, *body), std::move(body)};
   queue_.emplace(std::make_pair(-priority, seq_++), std::move(p));
   if (!ready_ && !sock_.is_open() && attempts_ == 0) connect();
   pump();
@@ -63,7 +63,7 @@ void OutboundLink::read_frames() {
     if (e)
       return on_failed_("connection to " + to_.host + ":" + std::to_string(to_.tcp_port) + " lost: " + e.message());
     try {
-      decoder_.feed(rbuf_.data(), n, [this](FrameType t, Bytes&& b) { on_frame(t, std::move(b)); });
+      decoder_.feed(rbuf_.data(), n, [this](Frame&& f) { on_frame(f.type, std::move(f.body)); });
     } catch (const FrameError& fe) {
       close();
       return on_failed_(std::string("bad frame from peer: ") + fe.what());
@@ -107,7 +107,8 @@ void OutboundLink::pump() {
   auto it = queue_.begin();
   auto p = std::make_shared<Pending>(std::move(it->second));
   queue_.erase(it);
-  const std::array<asio::const_buffer, 2> bufs{asio::buffer(p->header), asio::buffer(*p->body)};
+  std::vector<asio::const_buffer> bufs{asio::buffer(p->header)};
+  for (const auto& [ptr, n] : p->body->spans) bufs.emplace_back(ptr, n);
   auto self = shared_from_this();
   asio::async_write(sock_, bufs, [this, self, p](const boost::system::error_code& e, std::size_t n) {
     writing_ = false;

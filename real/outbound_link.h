@@ -23,14 +23,14 @@ class OutboundLink : public std::enable_shared_from_this<OutboundLink> {
   OutboundLink(boost::asio::io_context& io, std::int32_t self, std::string secret, Endpoint to, OnWritten on_written,
                OnFailed on_failed);
   // Queues a frame; sends once authenticated. The body is shared, never copied.
-  void send(FrameType type, std::shared_ptr<const Bytes> body, int priority);
+  void send(FrameType type, std::shared_ptr<const ByteSpans> body, int priority);
   bool idle() const { return ready_ && !writing_ && queue_.empty(); }
   void close();
 
  private:
   struct Pending {
     Bytes header;
-    std::shared_ptr<const Bytes> body;
+    std::shared_ptr<const ByteSpans> body;
   };
   void connect();
   void read_frames();

@@ -99,14 +99,14 @@ OutboundLink& RealNode::link(NodeId to) {
   return *l;
 }
 
-void RealNode::send_frame(NodeId to, FrameType t, std::shared_ptr<const Bytes> body, int priority) {
+void RealNode::send_frame(NodeId to, FrameType t, std::shared_ptr<const ByteSpans> body, int priority) {
   link(to).send(t, std::move(body), priority);
 }
 
 void RealNode::send(Message msg) {
   msg.from = self_;
   if (msg.channel == Channel::kBestEffort) return send_datagrams(msg);
-  auto body = std::make_shared<const Bytes>(encode_message(msg));
+  auto body = std::make_shared<const ByteSpans>(encode_message_spans(msg));
   send_frame(msg.to, FrameType::kMessage, std::move(body), msg.priority);
 }
 
@@ -144,8 +144,9 @@ void RealNode::receive_datagram() {
       const Bytes mac = hmac_sha256(secret_, signed_part);
       if (!equal_ct(mac.data(), udp_buf_.data() + n - kDatagramMacBytes, kDatagramMacBytes))
         throw FrameError("datagram failed authentication");
-      auto [type, body] = parse_datagram(signed_part.data(), signed_part.size(), kDatagramChunk + 64);
-      if (type != FrameType::kFragment || body.size() < kFragmentHeader) throw FrameError("not a fragment");
+      Frame frame = parse_datagram(signed_part.data(), signed_part.size(), kDatagramChunk + 64);
+      const Bytes& body = frame.body;
+      if (frame.type != FrameType::kFragment || body.size() < kFragmentHeader) throw FrameError("not a fragment");
       const NodeId from = get<std::int32_t>(body.data());
       const auto id = get<std::uint64_t>(body.data() + 4);
       const auto idx = get<std::uint16_t>(body.data() + 12), count = get<std::uint16_t>(body.data() + 14);
@@ -199,7 +200,7 @@ void RealNode::accept() {
     }
     auto l = std::make_shared<InboundLink>(
         std::move(s), secret_, int(job_.deployment().nodes.size()), cfg_.max_frame_bytes,
-        [this](NodeId peer, FrameType t, Bytes&& b, std::size_t wire) { on_frame(peer, t, std::move(b), wire); },
+        [this](NodeId peer, Frame&& f) { on_frame(peer, std::move(f)); },
         [this](InboundLink* dead, const std::string& why) {
           if (why != "peer closed" && !stopping_) {
             // Logged, but rate-limited: a flood of bad peers must not flood the log.
@@ -216,16 +217,10 @@ void RealNode::accept() {
   });
 }
 
-void RealNode::on_frame(NodeId peer, FrameType t, Bytes&& body, std::size_t) {
-  switch (t) {
+void RealNode::on_frame(NodeId peer, Frame&& f) {
+  switch (f.type) {
     case FrameType::kMessage: {
-      Message m;
-      try {
-        m = decode_message(body.data(), body.size());
-      } catch (const WireError& e) {
-        log("node " + std::to_string(peer) + " sent an undecodable message: " + e.what());
-        return;
-      }
+      Message m = std::move(f.message);
       if (m.from != peer || m.to != self_) {
         log("node " + std::to_string(peer) + " sent a message with forged addressing; dropped");
         return;
@@ -238,7 +233,7 @@ void RealNode::on_frame(NodeId peer, FrameType t, Bytes&& body, std::size_t) {
       ready_.insert(peer);
       if (!started_ && ready_.size() + 1 == job_.deployment().nodes.size()) {
         for (const auto& n : job_.deployment().nodes)
-          if (n.id != self_) send_frame(n.id, FrameType::kGo, std::make_shared<const Bytes>(), 100);
+          if (n.id != self_) send_frame(n.id, FrameType::kGo, std::make_shared<const ByteSpans>(), 100);
         start_actor();
       }
       return;
@@ -263,7 +258,7 @@ void RealNode::stop() {
   if (stopping_) return;
   stopping_ = true;
   for (const auto& n : job_.deployment().nodes)
-    if (n.id != self_) send_frame(n.id, FrameType::kShutdown, std::make_shared<const Bytes>(), 100);
+    if (n.id != self_) send_frame(n.id, FrameType::kShutdown, std::make_shared<const ByteSpans>(), 100);
   // Leave once every SHUTDOWN is written (or after 5 s if a peer is gone).
   const auto deadline = Clock::now() + std::chrono::seconds(5);
   auto check = std::make_shared<std::function<void()>>();
@@ -280,7 +275,7 @@ void RealNode::run(Actor& actor) {
   actor_ = &actor;
   listen();
   if (self_ != job_.deployment().global_server) {
-    send_frame(job_.deployment().global_server, FrameType::kReady, std::make_shared<const Bytes>(), 100);
+    send_frame(job_.deployment().global_server, FrameType::kReady, std::make_shared<const ByteSpans>(), 100);
   } else if (job_.deployment().nodes.size() == 1) {
     start_actor();
   }

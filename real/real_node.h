@@ -57,8 +57,8 @@ class RealNode : public Runtime {
   void listen();
   void accept();
   void receive_datagram();
-  void on_frame(NodeId peer, FrameType t, Bytes&& body, std::size_t wire);
-  void send_frame(NodeId to, FrameType t, std::shared_ptr<const Bytes> body, int priority);
+  void on_frame(NodeId peer, Frame&& f);
+  void send_frame(NodeId to, FrameType t, std::shared_ptr<const ByteSpans> body, int priority);
   void send_datagrams(const Message& m);
   void start_actor();
   void count_sent(NodeId to, std::size_t bytes);

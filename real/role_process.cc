@@ -6,6 +6,7 @@
 #include "core/config/scenario.h"
 #include "core/job.h"
 #include "core/monitor.h"
+#include "core/progress.h"
 #include "core/roles/global_server.h"
 #include "core/roles/worker.h"
 #include "real/auth.h"
@@ -30,8 +31,11 @@ int run_role(const RealConfig& cfg, NodeId id) {
   if (spec.role == Role::kGlobalServer)
     monitor = std::make_unique<RunMonitor>(job.model(), job.data().test, sc.stop, sc.eval,
                                            [&node] { return node.counters().sent; });
+  Progress progress(monitor != nullptr, "real", sc.stop.rounds);
+  if (monitor) monitor->on_eval([&progress](const TimelineRow& r) { progress(r); });
   std::unique_ptr<Actor> actor = job.make_actor(id, node, monitor.get(), nullptr);
   node.run(*actor);
+  progress.done();
 
   nlohmann::json report;
   report["id"] = id;

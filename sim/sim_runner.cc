@@ -1,7 +1,6 @@
 #include "sim/sim_runner.h"
 
 #include <ns3/core-module.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
@@ -10,6 +9,7 @@
 
 #include "core/job.h"
 #include "core/monitor.h"
+#include "core/progress.h"
 #include "core/roles/global_server.h"
 #include "core/roles/worker.h"
 #include "sim/sim_network.h"
@@ -22,34 +22,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
-
-// One progress line per evaluation on a terminal (rewritten in place);
-// otherwise at most one line every 5 s of wall time.
-class Progress {
- public:
-  Progress(bool on, const Scenario& sc, Clock::time_point t0)
-      : on_(on), tty_(isatty(STDERR_FILENO) != 0), rounds_(sc.stop.rounds), t0_(t0) {}
-  void operator()(const TimelineRow& r) {
-    if (!on_) return;
-    const double wall = seconds_since(t0_);
-    if (!tty_ && wall - last_ < 5.0) return;
-    last_ = wall;
-    std::fprintf(stderr, "%s[sim] round %lld%s  sim %.1f s  acc %.4f  loss %.4f  wan %.1f MB  wall %.1f s%s",
-                 tty_ ? "\r" : "", static_cast<long long>(r.round),
-                 rounds_ > 0 ? ("/" + std::to_string(rounds_)).c_str() : "", r.time_s, r.test_accuracy, r.loss,
-                 r.net.wan_bytes / 1e6, wall, tty_ ? "   " : "\n");
-    std::fflush(stderr);
-  }
-  void done() {
-    if (on_ && tty_) std::fprintf(stderr, "\n");
-  }
-
- private:
-  bool on_, tty_;
-  std::int64_t rounds_;
-  Clock::time_point t0_;
-  double last_ = -1e9;
-};
 
 std::vector<DcStats> dc_stats(const Scenario& sc, const Deployment& dep,
                               const std::vector<std::unique_ptr<Actor>>& actors, double run_s) {
@@ -89,7 +61,7 @@ RunResult run_simulation(const Scenario& sc, const SimOptions& opt) {
     std::vector<std::unique_ptr<Actor>> actors(dep.nodes.size());
     SimTransport transport(net, [&actors](const Message& m) { actors[m.to]->on_message(m); });
     RunMonitor monitor(job.model(), job.data().test, sc.stop, sc.eval, [&net] { return net.counters(); });
-    Progress progress(opt.progress, sc, t0);
+    Progress progress(opt.progress, "sim", sc.stop.rounds);
     monitor.on_eval([&progress](const TimelineRow& r) { progress(r); });
 
     std::vector<std::unique_ptr<SimNode>> nodes;

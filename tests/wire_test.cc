@@ -69,22 +69,22 @@ TEST(Wire, EveryTruncationAndRandomCorruptionIsRejectedWithoutCrashing) {
 TEST(Frame, RoundTripAcrossArbitraryChunking) {
   std::vector<std::uint8_t> stream;
   for (int i = 0; i < 3; ++i) {
-    auto f = real::make_frame(real::FrameType::kMessage, std::vector<std::uint8_t>(1000 * (i + 1), std::uint8_t(i)));
+    auto f = real::make_frame(real::FrameType::kFragment, std::vector<std::uint8_t>(1000 * (i + 1), std::uint8_t(i)));
     stream.insert(stream.end(), f.begin(), f.end());
   }
   real::FrameDecoder d;
   std::vector<std::size_t> sizes;
   for (std::size_t pos = 0; pos < stream.size(); pos += 333)
     d.feed(stream.data() + pos, std::min<std::size_t>(333, stream.size() - pos),
-           [&](real::FrameType, std::vector<std::uint8_t>&& b) { sizes.push_back(b.size()); });
+           [&](real::Frame&& f) { sizes.push_back(f.body.size()); });
   EXPECT_EQ(sizes, (std::vector<std::size_t>{1000, 2000, 3000}));
 }
 
 TEST(Frame, BadMagicVersionTypeLengthAndChecksumAreRejected) {
-  const auto good = real::make_frame(real::FrameType::kMessage, std::vector<std::uint8_t>(64, 9));
+  const auto good = real::make_frame(real::FrameType::kFragment, std::vector<std::uint8_t>(64, 9));
   auto feed = [](std::vector<std::uint8_t> f, std::size_t limit = 1 << 20) {
     real::FrameDecoder d(limit);
-    d.feed(f.data(), f.size(), [](real::FrameType, std::vector<std::uint8_t>&&) {});
+    d.feed(f.data(), f.size(), [](real::Frame&&) {});
   };
   EXPECT_NO_THROW(feed(good));
   for (std::size_t byte : {0u, 4u, 5u, 6u, 20u}) {  // magic, version, type, reserved, body (checksum)
@@ -103,6 +103,55 @@ TEST(Auth, ProofsDependOnSecretNonceAndNode) {
   EXPECT_NE(a, real::client_proof("secret-one-abcdefgh", nonce, 4));
   EXPECT_NE(a, real::client_proof("secret-one-abcdefgh", real::random_bytes(real::kNonceBytes), 3));
   EXPECT_NE(a, real::server_proof("secret-one-abcdefgh", nonce));
+}
+
+}  // namespace
+}  // namespace geotrain
+
+#include "real/checksum.h"
+
+namespace geotrain {
+namespace {
+
+TEST(Checksum, FastCrc32cMatchesTheTableAtEveryLengthAndSplit) {
+  std::mt19937 rng(3);
+  std::vector<std::uint8_t> d(200000);
+  for (auto& b : d) b = std::uint8_t(rng());
+  // Known answer: CRC-32C("123456789") = 0xE3069283.
+  const std::uint8_t digits[] = {'1', '2', '3', '4', '5', '6', '7', '8', '9'};
+  EXPECT_EQ(real::crc32c(0, digits, 9), 0xE3069283u);
+  EXPECT_EQ(real::crc32c_portable(0, digits, 9), 0xE3069283u);
+  for (std::size_t n : {0u, 1u, 7u, 8u, 9u, 12287u, 12288u, 12289u, 65536u, 199999u}) {
+    EXPECT_EQ(real::crc32c(0, d.data(), n), real::crc32c_portable(0, d.data(), n)) << n;
+    const std::size_t cut = n / 3;
+    EXPECT_EQ(real::crc32c(real::crc32c(0, d.data(), cut), d.data() + cut, n - cut), real::crc32c(0, d.data(), n));
+  }
+}
+
+}  // namespace
+}  // namespace geotrain
+
+namespace geotrain {
+namespace {
+
+TEST(Frame, MessageFramesDecodeInPlaceAndRejectLiesAboutLengths) {
+  const auto body = encode_message(sample());
+  const auto frame = real::make_frame(real::FrameType::kMessage, body);
+  std::vector<Message> got;
+  real::FrameDecoder d;
+  for (std::size_t pos = 0; pos < frame.size(); pos += 97)  // arbitrary chunking
+    d.feed(frame.data() + pos, std::min<std::size_t>(97, frame.size() - pos),
+           [&](real::Frame&& f) { got.push_back(std::move(f.message)); });
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(max_abs_diff(got[0].payload->blocks, sample().payload->blocks), 0.0f);
+  // A frame shorter or longer than the message it carries is rejected.
+  for (long delta : {-5L, 3L}) {
+    auto b = body;
+    b.resize(std::size_t(long(b.size()) + delta), 0);
+    const auto f = real::make_frame(real::FrameType::kMessage, b);
+    real::FrameDecoder d2;
+    EXPECT_THROW(d2.feed(f.data(), f.size(), [](real::Frame&&) {}), real::FrameError) << delta;
+  }
 }
 
 }  // namespace

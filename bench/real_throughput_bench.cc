@@ -1,0 +1,138 @@
+// Real-mode transport throughput between two processes on loopback:
+//   BM_RawTcpPushPull       100 MB one way and 100 MB back over plain TCP sockets
+//   BM_GeotrainPushPull     the same over geotrain's path: encode a Push message of a
+//                           100 MB tensor, frame (CRC-32C), authenticated link, decode;
+//                           the peer answers with a PullResponse of the same tensor
+// Counter MBps = 200 MB / time. README target: geotrain >= 70% of raw.
+// Run: build/geotrain-bench --benchmark_filter=PushPull
+#include <benchmark/benchmark.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <boost/asio.hpp>
+#include <chrono>
+#include <thread>
+
+#include "core/wire.h"
+#include "real/auth.h"
+#include "real/inbound_link.h"
+#include "real/outbound_link.h"
+
+namespace geotrain {
+namespace {
+
+namespace asio = boost::asio;
+using asio::ip::tcp;
+constexpr std::size_t kBytes = 100'000'000;
+const std::string kSecret = "benchmark-secret-0123456789";
+
+std::uint16_t listen_port(tcp::acceptor& a) { return a.local_endpoint().port(); }
+
+void BM_RawTcpPushPull(benchmark::State& state) {
+  asio::io_context io;
+  tcp::acceptor acc(io, {asio::ip::make_address("127.0.0.1"), 0});
+  const auto port = listen_port(acc);
+  const pid_t child = fork();
+  if (child == 0) {  // echo peer
+    asio::io_context cio;
+    tcp::socket s(cio);
+    s.connect({asio::ip::make_address("127.0.0.1"), port});
+    s.set_option(tcp::no_delay(true));
+    std::vector<char> buf(kBytes);
+    for (;;) {
+      boost::system::error_code ec;
+      asio::read(s, asio::buffer(buf), ec);
+      if (ec) _exit(0);
+      asio::write(s, asio::buffer(buf), ec);
+    }
+  }
+  tcp::socket s = acc.accept();
+  s.set_option(tcp::no_delay(true));
+  std::vector<char> out(kBytes, 1), in(kBytes);
+  for (auto _ : state) {
+    asio::write(s, asio::buffer(out));
+    asio::read(s, asio::buffer(in));
+  }
+  s.close();
+  waitpid(child, nullptr, 0);
+  state.counters["MBps"] =
+      benchmark::Counter(2.0 * kBytes / 1e6 * double(state.iterations()), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_RawTcpPushPull)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
+
+Message tensor_message(MsgKind kind, NodeId from, NodeId to) {
+  auto p = std::make_shared<Payload>();
+  p->blocks.push_back({0, Eigen::VectorXf::Constant(kBytes / 4, 0.5f)});
+  p->contributors = 1;
+  return make_message(kind, from, to, 0, p);
+}
+
+// Listens on a fresh port; on each authenticated Message frame, calls on_msg.
+struct Endpoint {
+  explicit Endpoint(std::uint16_t port = 0) : acc(io, {asio::ip::make_address("127.0.0.1"), port}) {}
+  asio::io_context io;
+  tcp::acceptor acc;
+  std::vector<std::shared_ptr<real::InboundLink>> links;
+  std::function<void(Message&&)> on_msg;
+  void accept() {
+    acc.async_accept([this](const boost::system::error_code& e, tcp::socket s) {
+      if (e) return;
+      auto l = std::make_shared<real::InboundLink>(
+          std::move(s), kSecret, 2, std::size_t(1) << 30,
+          [this](std::int32_t, real::Frame&& f) { on_msg(std::move(f.message)); },
+          [](real::InboundLink*, const std::string&) {});
+      links.push_back(l);
+      l->start();
+      accept();
+    });
+  }
+};
+
+std::uint16_t free_port() {
+  asio::io_context tmp;
+  tcp::acceptor probe(tmp, {asio::ip::make_address("127.0.0.1"), 0});
+  return listen_port(probe);
+}
+
+void BM_GeotrainPushPull(benchmark::State& state) {
+  // Each side listens on a port chosen before the fork, and connects to the other's.
+  const std::uint16_t parent_port = free_port(), child_port = free_port();
+  const pid_t child = fork();
+  if (child == 0) {  // server: answers each push with a pull response of the same tensor
+    Endpoint me(child_port);
+    real::Endpoint to;
+    to.tcp_port = parent_port;
+    auto out = std::make_shared<real::OutboundLink>(
+        me.io, 1, kSecret, to, [](std::size_t) {}, [](const std::string&) { _exit(0); });
+    me.on_msg = [&](Message&& m) {
+      Message reply = make_message(MsgKind::kPullResponse, 1, 0, m.round, m.payload);
+      out->send(real::FrameType::kMessage, std::make_shared<const ByteSpans>(encode_message_spans(reply)), 0);
+    };
+    me.accept();
+    me.io.run();
+    _exit(0);
+  }
+  Endpoint parent(parent_port);
+  real::Endpoint to;
+  to.tcp_port = child_port;
+  auto out = std::make_shared<real::OutboundLink>(
+      parent.io, 0, kSecret, to, [](std::size_t) {}, [](const std::string&) {});
+  bool got = false;
+  parent.on_msg = [&](Message&&) { got = true; };
+  parent.accept();
+  const Message push = tensor_message(MsgKind::kPush, 0, 1);
+  for (auto _ : state) {
+    got = false;
+    out->send(real::FrameType::kMessage, std::make_shared<const ByteSpans>(encode_message_spans(push)), 0);
+    while (!got) parent.io.run_one();
+  }
+  out->close();
+  kill(child, SIGTERM);
+  waitpid(child, nullptr, 0);
+  state.counters["MBps"] =
+      benchmark::Counter(2.0 * kBytes / 1e6 * double(state.iterations()), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_GeotrainPushPull)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
+
+}  // namespace
+}  // namespace geotrain

@@ -1,0 +1,32 @@
+#include "core/progress.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+
+namespace geotrain {
+
+Progress::Progress(bool on, std::string label, std::int64_t total_rounds)
+    : on_(on),
+      tty_(isatty(STDERR_FILENO) != 0),
+      label_(std::move(label)),
+      rounds_(total_rounds),
+      t0_(std::chrono::steady_clock::now()) {}
+
+void Progress::operator()(const TimelineRow& r) {
+  if (!on_) return;
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
+  if (!tty_ && wall - last_ < 5.0) return;
+  last_ = wall;
+  const std::string of = rounds_ > 0 ? "/" + std::to_string(rounds_) : "";
+  std::fprintf(stderr, "%s[%s] round %lld%s  t %.1f s  acc %.4f  loss %.4f  wan %.1f MB  wall %.1f s%s",
+               tty_ ? "\r" : "", label_.c_str(), static_cast<long long>(r.round), of.c_str(), r.time_s, r.test_accuracy,
+               r.loss, double(r.net.wan_bytes) / 1e6, wall, tty_ ? "   " : "\n");
+  std::fflush(stderr);
+}
+
+void Progress::done() {
+  if (on_ && tty_) std::fprintf(stderr, "\n");
+}
+
+}  // namespace geotrain
