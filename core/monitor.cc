@@ -33,4 +33,15 @@ void RunMonitor::finish(TimeNs now, std::int64_t round, const ParamSet& params, 
   evaluate_now(now, round, params, train_loss);
 }
 
+void RunMonitor::restore(std::vector<TimelineRow> rows, std::optional<double> time_to_target_s) {
+  timeline_ = std::move(rows);
+  time_to_target_s_ = time_to_target_s;
+  if (!time_to_target_s_ && stop_.target_accuracy)
+    for (const auto& r : timeline_)
+      if (r.test_accuracy >= *stop_.target_accuracy) {
+        time_to_target_s_ = r.time_s;
+        break;
+      }
+}
+
 }  // namespace geotrain

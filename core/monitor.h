@@ -39,6 +39,8 @@ class RunMonitor {
 
   const std::vector<TimelineRow>& timeline() const { return timeline_; }
   std::optional<double> time_to_target_s() const { return time_to_target_s_; }
+  // Resuming from a checkpoint: the rows and time to target recorded so far.
+  void restore(std::vector<TimelineRow> rows, std::optional<double> time_to_target_s);
   // Called after each evaluation (progress display).
   void on_eval(std::function<void(const TimelineRow&)> fn) { on_eval_ = std::move(fn); }
 

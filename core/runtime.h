@@ -44,12 +44,18 @@ class Runtime {
   virtual void stop() = 0;
 };
 
-// A role: an event-driven actor. start() is called once when the run begins.
+// A role: an event-driven actor. start() is called once when the run begins;
+// rejoin() instead when the node (re)joins a job already running (a restarted
+// process): it must catch up with the job's state rather than start afresh.
 class Actor {
  public:
   virtual ~Actor() = default;
   virtual void start() = 0;
+  virtual void rejoin() { start(); }
   virtual void on_message(const Message& msg) = 0;
+  // The runtime's failure detector lost contact with `peer` (one of this
+  // node's children). Policies that allow it proceed without the peer.
+  virtual void on_peer_down(NodeId peer) { (void)peer; }
 };
 
 }  // namespace geotrain

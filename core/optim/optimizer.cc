@@ -13,6 +13,8 @@ class Sgd : public Optimizer {
     for (std::size_t i = 0; i < p.size(); ++i)
       p[i].values -= float(s_.lr) * (g[i].values + float(s_.weight_decay) * p[i].values);
   }
+  OptimizerState state() const override { return {}; }
+  void restore(const OptimizerState&) override {}
 
  private:
   OptimizerSpec s_;
@@ -28,6 +30,8 @@ class Momentum : public Optimizer {
       p[i].values -= float(s_.lr) * v_[i].values;
     }
   }
+  OptimizerState state() const override { return {{v_}, 0}; }
+  void restore(const OptimizerState& s) override { v_ = s.slots.empty() ? ParamSet{} : s.slots[0]; }
 
  private:
   OptimizerSpec s_;
@@ -51,11 +55,17 @@ class Adam : public Optimizer {
           float(s_.lr) * (m_[i].values.array() / c1) / ((v_[i].values.array() / c2).sqrt() + float(s_.eps));
     }
   }
+  OptimizerState state() const override { return {{m_, v_}, t_}; }
+  void restore(const OptimizerState& s) override {
+    m_ = s.slots.size() == 2 ? s.slots[0] : ParamSet{};
+    v_ = s.slots.size() == 2 ? s.slots[1] : ParamSet{};
+    t_ = s.steps;
+  }
 
  private:
   OptimizerSpec s_;
   ParamSet m_, v_;
-  long t_ = 0;
+  std::int64_t t_ = 0;
 };
 
 }  // namespace

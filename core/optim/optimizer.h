@@ -1,8 +1,10 @@
 // Optimisers applied by the server that owns the parameters. State (momentum,
 // Adam moments) is keyed by block position and lives in the optimiser object.
 #pragma once
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/params.h"
 
@@ -16,11 +18,19 @@ struct OptimizerSpec {
   double weight_decay = 0;                        // L2, added to the gradient
 };
 
+// Everything an optimiser carries between steps (for checkpoints).
+struct OptimizerState {
+  std::vector<ParamSet> slots;  // momentum: {v}; adam: {m, v}; sgd: {}
+  std::int64_t steps = 0;
+};
+
 class Optimizer {
  public:
   virtual ~Optimizer() = default;
   // params -= step(grad). REQUIRES: same layout on every call.
   virtual void apply(ParamSet& params, const ParamSet& grad) = 0;
+  virtual OptimizerState state() const = 0;
+  virtual void restore(const OptimizerState& s) = 0;
 };
 
 // Throws std::invalid_argument on an unknown kind.

@@ -1,8 +1,11 @@
 #include "core/roles/aggregator.h"
 
+#include <algorithm>
+
 namespace geotrain {
 
-bool Aggregator::add(const Payload& p) {
+bool Aggregator::add(NodeId from, const Payload& p) {
+  if (!pushed_.insert(from).second) return false;  // duplicate
   if (!sum_) {
     sum_ = std::make_shared<Payload>(p);
   } else {
@@ -10,11 +13,21 @@ bool Aggregator::add(const Payload& p) {
     sum_->loss_sum += p.loss_sum;
     sum_->contributors += p.contributors;
   }
-  return ++received_ == expected_;
+  return complete();
 }
 
-std::shared_ptr<Payload> Aggregator::take() {
-  received_ = 0;
+bool Aggregator::drop(NodeId m) {
+  if (live_.erase(m) == 0) return false;
+  return complete();
+}
+
+bool Aggregator::complete() const {
+  return !pushed_.empty() && std::includes(pushed_.begin(), pushed_.end(), live_.begin(), live_.end());
+}
+
+std::shared_ptr<Payload> Aggregator::take(std::vector<NodeId>* contributors) {
+  if (contributors) contributors->assign(pushed_.begin(), pushed_.end());
+  pushed_.clear();
   return std::move(sum_);
 }
 

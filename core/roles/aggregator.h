@@ -1,7 +1,14 @@
-// Sums the pushes of one round from a known set of senders. Shared by the local
-// and global servers: "wait for N pushes" is policy state, not transport.
+// Sums the pushes of one round from a known membership. Shared by the local and
+// global servers: "wait for every live member" is policy state, not transport.
+// A member reported down is no longer waited for; one that comes back is waited
+// for again. A member's second push in one round is ignored.
+//
+// Invariant: the open round is complete when at least one member pushed and
+// every live member has pushed.
 #pragma once
 #include <memory>
+#include <set>
+#include <vector>
 
 #include "core/message.h"
 
@@ -9,16 +16,19 @@ namespace geotrain {
 
 class Aggregator {
  public:
-  explicit Aggregator(int expected) : expected_(expected) {}
-  // Adds a push; returns true when all expected pushes of the round are in.
-  bool add(const Payload& p);
-  // The sum so far; resets for the next round.
-  std::shared_ptr<Payload> take();
-  int expected() const { return expected_; }
+  explicit Aggregator(const std::vector<NodeId>& members) : live_(members.begin(), members.end()) {}
+  // Adds `from`'s push; returns true when the open round is complete.
+  bool add(NodeId from, const Payload& p);
+  // `m` is down; returns true if that completes the open round.
+  bool drop(NodeId m);
+  void readmit(NodeId m) { live_.insert(m); }
+  bool is_live(NodeId m) const { return live_.count(m) > 0; }
+  // The open round's sum (and who contributed); opens the next round.
+  std::shared_ptr<Payload> take(std::vector<NodeId>* contributors = nullptr);
 
  private:
-  int expected_;
-  int received_ = 0;
+  bool complete() const;
+  std::set<NodeId> live_, pushed_;
   std::shared_ptr<Payload> sum_;
 };
 

@@ -1,16 +1,16 @@
 #include "core/roles/global_server.h"
 
+#include "core/checkpoint.h"
 #include "core/monitor.h"
 
 namespace geotrain {
 
 GlobalServer::GlobalServer(Runtime& rt, const NodeSpec& spec, const RoleContext& ctx)
-    : rt_(rt),
-      spec_(spec),
-      ctx_(ctx),
-      agg_(int(spec.children.size())),
-      opt_(make_optimizer(ctx.optimizer)),
-      params_(*ctx.initial) {
+    : rt_(rt), spec_(spec), ctx_(ctx), agg_(spec.children), opt_(make_optimizer(ctx.optimizer)), params_(*ctx.initial) {
+  publish();
+}
+
+void GlobalServer::publish() {
   auto p = std::make_shared<Payload>();
   p->blocks = params_;
   current_ = std::move(p);
@@ -20,32 +20,77 @@ void GlobalServer::on_message(const Message& msg) {
   if (stopped_) return;
   switch (msg.kind) {
     case MsgKind::kPush:
-      if (agg_.add(*msg.payload)) apply_round();
+      if (msg.round == rounds_ && agg_.add(msg.from, *msg.payload)) apply_round();
       break;
     case MsgKind::kPullRequest:
-      rt_.send(make_message(MsgKind::kPullResponse, spec_.id, msg.from, msg.round, current_));
+      if (!agg_.is_live(msg.from)) agg_.readmit(msg.from);
+      rt_.send(make_message(MsgKind::kPullResponse, spec_.id, msg.from, rounds_, current_));
       break;
     default: break;
   }
 }
 
+void GlobalServer::on_peer_down(NodeId child) {
+  if (!stopped_ && agg_.drop(child)) apply_round();
+}
+
 void GlobalServer::apply_round() {
-  std::shared_ptr<Payload> sum = agg_.take();
+  std::vector<NodeId> contributors;
+  std::shared_ptr<Payload> sum = agg_.take(&contributors);
   const int n = std::max(1, sum->contributors);
   scale(sum->blocks, 1.0f / float(n));  // mean of the worker gradients
   opt_->apply(params_, sum->blocks);
   last_loss_ = sum->loss_sum / n;
-  auto p = std::make_shared<Payload>();
-  p->blocks = params_;
-  current_ = std::move(p);
+  publish();
   const std::int64_t round = rounds_++;
   if (ctx_.tracer) ctx_.tracer->record(rt_.now(), spec_.id, TraceKind::kGlobalApplied, round);
-  if (ctx_.monitor && ctx_.monitor->on_round(rt_.now(), rounds_, params_, last_loss_)) {
+  const std::size_t rows_before = ctx_.monitor ? ctx_.monitor->timeline().size() : 0;
+  const bool stop = ctx_.monitor && ctx_.monitor->on_round(rt_.now(), rounds_, params_, last_loss_);
+  if (ctx_.checkpoints) {  // durable before anyone hears the round is done
+    LoggedRound lr{round, std::move(sum->blocks), last_loss_, std::nullopt};
+    if (ctx_.monitor && ctx_.monitor->timeline().size() > rows_before) lr.evaluation = ctx_.monitor->timeline().back();
+    ctx_.checkpoints->log_round(lr);
+    if (ctx_.checkpoint_every > 0 && rounds_ % ctx_.checkpoint_every == 0) {
+      ServerSnapshot s{rounds_, params_, opt_->state(), {}, std::nullopt};
+      if (ctx_.monitor) {
+        s.timeline = ctx_.monitor->timeline();
+        s.time_to_target_s = ctx_.monitor->time_to_target_s();
+      }
+      ctx_.checkpoints->save(s);
+    }
+  }
+  if (stop) {
     stopped_ = true;
     rt_.stop();
     return;
   }
-  for (NodeId c : spec_.children) rt_.send(make_message(MsgKind::kPushAck, spec_.id, c, round));
+  for (NodeId c : contributors)
+    if (agg_.is_live(c)) rt_.send(make_message(MsgKind::kPushAck, spec_.id, c, round));
+}
+
+void GlobalServer::rejoin() {
+  if (ctx_.checkpoints) {
+    std::vector<TimelineRow> rows;
+    std::optional<double> ttt;
+    if (auto snap = ctx_.checkpoints->load_snapshot()) {
+      rounds_ = snap->rounds;
+      params_ = snap->params;
+      opt_->restore(snap->optimizer);
+      rows = snap->timeline;
+      ttt = snap->time_to_target_s;
+    }
+    for (const auto& lr : ctx_.checkpoints->load_log()) {
+      if (lr.round != rounds_) continue;  // older than the snapshot (or a gap: stop replaying)
+      opt_->apply(params_, lr.mean_update);
+      last_loss_ = lr.train_loss;
+      ++rounds_;
+      if (lr.evaluation) rows.push_back(*lr.evaluation);
+    }
+    if (ctx_.monitor) ctx_.monitor->restore(rows, ttt);
+    publish();
+    restored_rounds_ = rounds_;
+  }
+  for (NodeId c : spec_.children) rt_.send(make_message(MsgKind::kControl, spec_.id, c, rounds_));
 }
 
 }  // namespace geotrain

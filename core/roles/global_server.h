@@ -1,7 +1,15 @@
 // The global server: owns the parameters and the optimiser. Under FSA it waits
-// for every child (local servers in hips, workers in flat), averages over the
-// contributing worker steps, applies the optimiser, asks the RunMonitor whether
-// the job is over, then acknowledges every child and serves pulls.
+// for every live child (local servers in hips, workers in flat) to push the
+// round it is collecting, averages over the contributing worker steps, applies
+// the optimiser, asks the RunMonitor whether the job is over, then
+// acknowledges the contributors and serves pulls.
+//
+// Faults: a child reported down is no longer waited for (the round proceeds
+// without it); a child that pulls while not live is readmitted. With a
+// CheckpointStore, every applied round is logged before it is acknowledged and
+// a snapshot is taken every `checkpoint_every` rounds; rejoin() (a restarted
+// server) restores snapshot + log and tells every child the round it is
+// collecting (kControl), so pushes lost in the crash are re-sent.
 #pragma once
 #include <memory>
 
@@ -17,14 +25,18 @@ class GlobalServer : public Actor {
  public:
   GlobalServer(Runtime& rt, const NodeSpec& spec, const RoleContext& ctx);
   void start() override {}
+  void rejoin() override;
   void on_message(const Message& msg) override;
+  void on_peer_down(NodeId child) override;
 
-  const ParamSet& params() const { return current_->blocks; }
+  const ParamSet& params() const { return params_; }
   std::int64_t rounds() const { return rounds_; }
   double last_train_loss() const { return last_loss_; }
+  std::int64_t restored_rounds() const { return restored_rounds_; }
 
  private:
   void apply_round();
+  void publish();  // current_ = params_
   Runtime& rt_;
   NodeSpec spec_;
   RoleContext ctx_;
@@ -32,9 +44,10 @@ class GlobalServer : public Actor {
   std::unique_ptr<Optimizer> opt_;
   ParamSet params_;
   std::shared_ptr<const Payload> current_;
-  std::int64_t rounds_ = 0;
+  std::int64_t rounds_ = 0;  // rounds applied == the round being collected
   double last_loss_ = 0;
   bool stopped_ = false;
+  std::int64_t restored_rounds_ = -1;  // rounds recovered by rejoin(), -1 if none
 };
 
 }  // namespace geotrain

@@ -3,28 +3,56 @@
 namespace geotrain {
 
 LocalServer::LocalServer(Runtime& rt, const NodeSpec& spec, const RoleContext& ctx)
-    : rt_(rt), spec_(spec), ctx_(ctx), agg_(int(spec.children.size())) {}
+    : rt_(rt), spec_(spec), ctx_(ctx), agg_(spec.children) {
+  auto p = std::make_shared<Payload>();
+  p->blocks = *ctx.initial;
+  params_ = std::move(p);
+}
+
+void LocalServer::push_upstream() {
+  if (ctx_.tracer) ctx_.tracer->record(rt_.now(), spec_.id, TraceKind::kLocalPushed, collecting_);
+  inflight_ = agg_.take(&to_ack_);
+  inflight_round_ = collecting_++;
+  rt_.send(make_message(MsgKind::kPush, spec_.id, spec_.parent, inflight_round_, inflight_));
+}
+
+void LocalServer::on_peer_down(NodeId worker) {
+  if (agg_.drop(worker)) push_upstream();
+}
+
+void LocalServer::resync(std::int64_t server_round) {
+  if (!inflight_) return;  // still collecting from workers: nothing was lost upstream
+  if (inflight_round_ == server_round) {
+    rt_.send(make_message(MsgKind::kPush, spec_.id, spec_.parent, inflight_round_, inflight_));
+  } else if (inflight_round_ < server_round) {  // applied, but the ack was lost
+    inflight_.reset();
+    rt_.send(make_message(MsgKind::kPullRequest, spec_.id, spec_.parent, inflight_round_));
+  }
+}
 
 void LocalServer::on_message(const Message& msg) {
   switch (msg.kind) {
     case MsgKind::kPush:  // from a worker
-      round_ = msg.round;
-      if (agg_.add(*msg.payload)) {
-        if (ctx_.tracer) ctx_.tracer->record(rt_.now(), spec_.id, TraceKind::kLocalPushed, round_);
-        rt_.send(make_message(MsgKind::kPush, spec_.id, spec_.parent, round_, agg_.take()));
-      }
+      if (msg.round == collecting_ && agg_.add(msg.from, *msg.payload)) push_upstream();
       break;
     case MsgKind::kPushAck:  // from the global server: the global round is done
+      if (msg.round != inflight_round_ || !inflight_) break;
+      inflight_.reset();
       rt_.send(make_message(MsgKind::kPullRequest, spec_.id, spec_.parent, msg.round));
       break;
     case MsgKind::kPullResponse:  // new global parameters: release the workers
       params_ = msg.payload;
-      for (NodeId w : spec_.children) rt_.send(make_message(MsgKind::kPushAck, spec_.id, w, round_));
+      for (NodeId w : to_ack_)
+        if (agg_.is_live(w)) rt_.send(make_message(MsgKind::kPushAck, spec_.id, w, inflight_round_));
+      to_ack_.clear();
       break;
-    case MsgKind::kPullRequest:  // from a worker, after its ack
-      rt_.send(make_message(MsgKind::kPullResponse, spec_.id, msg.from, msg.round, params_));
+    case MsgKind::kPullRequest:  // from a worker, after its ack (or rejoining)
+      if (!agg_.is_live(msg.from)) agg_.readmit(msg.from);
+      rt_.send(make_message(MsgKind::kPullResponse, spec_.id, msg.from, collecting_, params_));
       break;
-    default: break;
+    case MsgKind::kControl:  // a restarted global server asks where we are
+      resync(msg.round);
+      break;
   }
 }
 

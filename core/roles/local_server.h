@@ -1,7 +1,14 @@
-// A DC's local server (HiPS lower tier) under FSA: sums its workers' pushes,
-// pushes the sum to the global server, pulls the new parameters once the global
-// round is acknowledged, and only then acknowledges its workers and serves
-// their pulls (REFERENCE.md section 1).
+// A DC's local server (HiPS lower tier) under FSA: sums its live workers' pushes
+// for the round it is collecting, pushes the sum to the global server, pulls
+// the new parameters once the global round is acknowledged, and only then
+// acknowledges the workers that contributed and serves their pulls
+// (REFERENCE.md section 1).
+//
+// Faults: a worker reported down is no longer waited for; a worker that pulls
+// while not live is readmitted (it rejoined) and told which round is being
+// collected. A kControl from the global server ("resync at round R", sent by a
+// restarted global server) makes it re-push a sum the server never applied, or
+// treat an applied one as acknowledged.
 #pragma once
 #include "core/deployment.h"
 #include "core/roles/aggregator.h"
@@ -15,14 +22,20 @@ class LocalServer : public Actor {
   LocalServer(Runtime& rt, const NodeSpec& spec, const RoleContext& ctx);
   void start() override {}
   void on_message(const Message& msg) override;
+  void on_peer_down(NodeId worker) override;
 
  private:
+  void push_upstream();
+  void resync(std::int64_t server_round);
   Runtime& rt_;
   NodeSpec spec_;
   RoleContext ctx_;
   Aggregator agg_;
-  std::shared_ptr<const Payload> params_;  // latest pulled parameters, shared with every response
-  std::int64_t round_ = 0;
+  std::shared_ptr<const Payload> params_;    // latest pulled parameters, shared with every response
+  std::int64_t collecting_ = 0;              // the round whose pushes are being summed
+  std::shared_ptr<const Payload> inflight_;  // pushed upstream, not yet acknowledged
+  std::int64_t inflight_round_ = -1;
+  std::vector<NodeId> to_ack_;  // contributors of the round in flight
 };
 
 }  // namespace geotrain

@@ -10,6 +10,7 @@
 namespace geotrain {
 
 class RunMonitor;
+class CheckpointStore;
 
 struct RoleContext {
   const Model* model = nullptr;
@@ -20,6 +21,9 @@ struct RoleContext {
   int batch_size = 32;
   RunMonitor* monitor = nullptr;  // global server only; may be null in real-mode non-GS processes
   Tracer* tracer = nullptr;       // may be null
+  // Global server only, may be null: where to persist, and how often to snapshot.
+  CheckpointStore* checkpoints = nullptr;
+  std::int64_t checkpoint_every = 0;
 };
 
 }  // namespace geotrain

@@ -11,6 +11,11 @@ Worker::Worker(Runtime& rt, const NodeSpec& spec, const RoleContext& ctx)
 
 void Worker::start() { begin_step(); }
 
+void Worker::rejoin() {
+  push_time_ = rt_.now();
+  rt_.send(make_message(MsgKind::kPullRequest, spec_.id, spec_.parent, round_));
+}
+
 const std::vector<int>& Worker::next_batch() {
   batch_.clear();
   const std::size_t want = std::min<std::size_t>(ctx_.batch_size, order_.size());
@@ -43,20 +48,35 @@ void Worker::finish_step() {
   ++stats_.steps;
   if (ctx_.tracer) ctx_.tracer->record(rt_.now(), spec_.id, TraceKind::kStepDone, round_);
   push_time_ = rt_.now();
-  rt_.send(make_message(MsgKind::kPush, spec_.id, spec_.parent, round_, std::move(update_)));
+  pushed_ = std::move(update_);
+  waiting_ack_ = true;
+  rt_.send(make_message(MsgKind::kPush, spec_.id, spec_.parent, round_, pushed_));
 }
 
 void Worker::on_message(const Message& msg) {
   switch (msg.kind) {
     case MsgKind::kPushAck:
+      if (msg.round != round_ || !waiting_ack_) break;
+      waiting_ack_ = false;
+      pushed_.reset();
       if (ctx_.tracer) ctx_.tracer->record(rt_.now(), spec_.id, TraceKind::kWorkerAcked, msg.round);
       rt_.send(make_message(MsgKind::kPullRequest, spec_.id, spec_.parent, round_));
       break;
     case MsgKind::kPullResponse:
       params_ = msg.payload->blocks;
       stats_.blocked_ns += rt_.now() - push_time_;
-      ++round_;
+      round_ = msg.round;  // the round the server collects next
       begin_step();
+      break;
+    case MsgKind::kControl:  // restarted server at round msg.round
+      if (!waiting_ack_) break;
+      if (msg.round == round_) {
+        rt_.send(make_message(MsgKind::kPush, spec_.id, spec_.parent, round_, pushed_));
+      } else if (msg.round > round_) {  // applied; the ack was lost
+        waiting_ack_ = false;
+        pushed_.reset();
+        rt_.send(make_message(MsgKind::kPullRequest, spec_.id, spec_.parent, round_));
+      }
       break;
     default: break;
   }

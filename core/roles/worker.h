@@ -1,7 +1,10 @@
 // A worker: computes a step on its shard with the parameters it holds, pushes
 // the update to its parent (local server, or the global server in flat), waits
-// for the push ack, pulls, installs the parameters, repeats. Tracks how long it
-// computed (busy) and how long it waited for the round trip (blocked).
+// for the push ack, pulls, installs the parameters (and the round number the
+// server is collecting), repeats. Tracks how long it computed (busy) and how
+// long it waited for the round trip (blocked). rejoin() (a restarted process)
+// pulls the current model before its first step. A kControl from its parent
+// (a restarted global server, in flat) re-sends an unacknowledged push.
 #pragma once
 #include <vector>
 
@@ -21,6 +24,7 @@ class Worker : public Actor {
  public:
   Worker(Runtime& rt, const NodeSpec& spec, const RoleContext& ctx);
   void start() override;
+  void rejoin() override;
   void on_message(const Message& msg) override;
   const WorkerStats& stats() const { return stats_; }
 
@@ -35,6 +39,8 @@ class Worker : public Actor {
   RoleContext ctx_;
   ParamSet params_;
   std::shared_ptr<Payload> update_;
+  std::shared_ptr<const Payload> pushed_;  // last push, until acknowledged
+  bool waiting_ack_ = false;
   std::int64_t round_ = 0;
   std::vector<int> order_, batch_;
   std::size_t cursor_ = 0;
