@@ -51,7 +51,8 @@ TrainingJob::TrainingJob(const Scenario& sc)
       initial_(model_->init(sc.seed)),
       compute_(sc.topology, sc.compute, dep_) {}
 
-std::unique_ptr<Actor> TrainingJob::make_actor(NodeId id, Runtime& rt, RunMonitor* monitor, Tracer* tracer) const {
+std::unique_ptr<Actor> TrainingJob::make_actor(NodeId id, Runtime& rt, RunMonitor* monitor, Tracer* tracer,
+                                               CheckpointStore* checkpoints, std::int64_t checkpoint_every) const {
   RoleContext ctx;
   ctx.model = model_.get();
   ctx.train = &data_.train;
@@ -61,6 +62,8 @@ std::unique_ptr<Actor> TrainingJob::make_actor(NodeId id, Runtime& rt, RunMonito
   ctx.batch_size = sc_.batch_size;
   ctx.monitor = monitor;
   ctx.tracer = tracer;
+  ctx.checkpoints = checkpoints;
+  ctx.checkpoint_every = checkpoint_every;
   const NodeSpec& n = dep_.nodes.at(id);
   switch (n.role) {
     case Role::kWorker: return std::make_unique<Worker>(rt, n, ctx);

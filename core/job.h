@@ -30,8 +30,9 @@ class TrainingJob {
   const TrainTest& data() const { return data_; }
   const ComputeModel& compute_model() const { return compute_; }
 
-  // `monitor` and `tracer` may be null. The actor keeps references to rt and this job.
-  std::unique_ptr<Actor> make_actor(NodeId id, Runtime& rt, RunMonitor* monitor, Tracer* tracer) const;
+  // `monitor`, `tracer` and `checkpoints` may be null. The actor keeps references to rt and this job.
+  std::unique_ptr<Actor> make_actor(NodeId id, Runtime& rt, RunMonitor* monitor, Tracer* tracer,
+                                    CheckpointStore* checkpoints = nullptr, std::int64_t checkpoint_every = 0) const;
 
  private:
   Scenario sc_;

@@ -35,6 +35,8 @@ nlohmann::json summary_json(const RunResult& r) {
                    {"compute_busy_fraction", d.compute_busy_fraction},
                    {"blocked_fraction", d.blocked_fraction}});
   j["dcs"] = dcs;
+  j["faults"] = json::array();
+  for (const auto& f : r.faults) j["faults"].push_back({{"time_s", f.time_s}, {"node", f.node}, {"event", f.event}});
   j["network"] = r.network;
   j["scenario"] = r.scenario;
   return j;

@@ -19,6 +19,14 @@ struct DcStats {
   double blocked_fraction = 0;       // mean of (waiting for the round trip) / run time
 };
 
+// Something that happened to a node during a run (real mode: failure detected,
+// node back, server restored from a checkpoint, ...).
+struct FaultEvent {
+  double time_s = 0;
+  std::string node;
+  std::string event;
+};
+
 struct RunResult {
   std::string runtime;  // "sim" | "real"
   std::string scenario_name, architecture, policy;
@@ -34,6 +42,7 @@ struct RunResult {
   nlohmann::json network;   // runtime-specific settings that change results (segment size, ...)
   nlohmann::json scenario;  // resolved scenario
   std::vector<TimelineRow> timeline;
+  std::vector<FaultEvent> faults;
 };
 
 nlohmann::json summary_json(const RunResult& r);

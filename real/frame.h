@@ -67,7 +67,7 @@ class FrameDecoder {
 
  private:
   std::size_t max_body_;
-  std::uint8_t header_[kFrameHeaderBytes];
+  std::uint8_t header_[kFrameHeaderBytes] = {};
   std::size_t have_header_ = 0;
   FrameType type_ = FrameType::kMessage;
   std::uint32_t crc_ = 0;

@@ -9,6 +9,7 @@ namespace asio = boost::asio;
 InboundLink::InboundLink(asio::ip::tcp::socket sock, std::string secret, int nodes, std::size_t max_frame,
                          OnFrame on_frame, OnClosed on_closed)
     : sock_(std::move(sock)),
+      auth_deadline_(sock_.get_executor()),
       secret_(std::move(secret)),
       nodes_(nodes),
       on_frame_(std::move(on_frame)),
@@ -22,12 +23,17 @@ void InboundLink::start() {
   auto frame = std::make_shared<Bytes>(make_frame(FrameType::kChallenge, nonce_));
   auto self = shared_from_this();
   asio::async_write(sock_, asio::buffer(*frame), [frame, self](const boost::system::error_code&, std::size_t) {});
+  auth_deadline_.expires_after(std::chrono::seconds(5));
+  auth_deadline_.async_wait([this, self](const boost::system::error_code& e) {
+    if (!e && peer_ < 0) close("peer did not authenticate within 5 s");
+  });
   read();
 }
 
 void InboundLink::close(const std::string& why) {
   if (closed_) return;
   closed_ = true;
+  auth_deadline_.cancel();
   boost::system::error_code ec;
   sock_.close(ec);
   on_closed_(this, why);

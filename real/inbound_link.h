@@ -29,6 +29,7 @@ class InboundLink : public std::enable_shared_from_this<InboundLink> {
   void on_frame(Frame&& f);
 
   boost::asio::ip::tcp::socket sock_;
+  boost::asio::steady_timer auth_deadline_;  // unauthenticated peers get 5 s
   std::string secret_;
   int nodes_;
   OnFrame on_frame_;

@@ -5,12 +5,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <boost/asio.hpp>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <queue>
+#include <random>
+#include <set>
 #include <thread>
 
 #include "core/config/scenario.h"
@@ -29,13 +32,22 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-std::uint16_t free_tcp_port(asio::io_context& io) {
-  asio::ip::tcp::acceptor a(io, asio::ip::tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
-  return a.local_endpoint().port();
-}
-std::uint16_t free_udp_port(asio::io_context& io) {
-  asio::ip::udp::socket s(io, asio::ip::udp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
-  return s.local_endpoint().port();
+// A port that is free now for both TCP and UDP, drawn from below the kernel's
+// ephemeral range (32768+), so no relay or outgoing connection of this or a
+// concurrent launch can take it before the node binds it.
+std::uint16_t free_port(asio::io_context& io, std::mt19937& rng) {
+  for (int attempt = 0; attempt < 1000; ++attempt) {
+    const auto port = std::uint16_t(std::uniform_int_distribution<int>(20000, 32000)(rng));
+    boost::system::error_code e1, e2;
+    asio::ip::tcp::acceptor a(io);
+    a.open(asio::ip::tcp::v4(), e1);
+    if (!e1) a.bind({asio::ip::make_address("127.0.0.1"), port}, e1);
+    asio::ip::udp::socket u(io);
+    u.open(asio::ip::udp::v4(), e2);
+    if (!e2) u.bind({asio::ip::make_address("127.0.0.1"), port}, e2);
+    if (!e1 && !e2) return port;
+  }
+  throw std::runtime_error("no free port in 20000-32000");
 }
 
 std::string self_exe() { return fs::read_symlink("/proc/self/exe").string(); }
@@ -88,8 +100,8 @@ pid_t spawn(const std::string& exe, const std::vector<std::string>& args, const 
 
 }  // namespace
 
-RunResult merge_node_reports(const std::string& scenario, const std::vector<std::string>& sets,
-                             const std::string& out) {
+RunResult merge_node_reports(const std::string& scenario, const std::vector<std::string>& sets, const std::string& out,
+                             const std::vector<int>& lost) {
   const Scenario sc = load_scenario(scenario, sets);
   const Deployment dep = plan_deployment(sc.topology, sc.architecture);
   RunResult r;
@@ -105,8 +117,15 @@ RunResult merge_node_reports(const std::string& scenario, const std::vector<std:
   for (const auto& n : dep.nodes) {
     const std::string path = out + "/nodes/" + std::to_string(n.id) + ".json";
     std::ifstream in(path);
-    if (!in) throw std::runtime_error(path + ": missing node report (did node " + n.name + " finish?)");
+    if (!in) {
+      if (std::find(lost.begin(), lost.end(), n.id) != lost.end()) {
+        r.faults.push_back({-1, n.name, "killed; no report (its steps are not counted)"});
+        continue;
+      }
+      throw std::runtime_error(path + ": missing node report (did node " + n.name + " finish?)");
+    }
     const nlohmann::json j = nlohmann::json::parse(in);
+    for (const auto& e : j["events"]) r.faults.push_back({e["time_s"], n.name, e["event"]});
     r.bytes.wan_bytes += j["sent"]["wan"].get<std::uint64_t>();
     r.bytes.lan_bytes += j["sent"]["lan"].get<std::uint64_t>();
     too_slow += j["steps_too_slow"].get<std::uint64_t>();
@@ -144,6 +163,8 @@ RunResult merge_node_reports(const std::string& scenario, const std::vector<std:
     }
   }
   r.dcs = dcs;
+  std::stable_sort(r.faults.begin(), r.faults.end(),
+                   [](const FaultEvent& a, const FaultEvent& b) { return a.time_s < b.time_s; });
   r.network = {{"network_model", "real sockets on loopback; WAN emulated by user-space relays"},
                {"bytes_counted", "frame bytes sent by every node (headers included, TCP/IP excluded)"},
                {"timeline_bytes", "frame bytes sent by the global server only"},
@@ -161,6 +182,7 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
   fs::create_directories(out + "/launch");
   fs::create_directories(out + "/logs");
   fs::remove_all(out + "/nodes");
+  fs::remove_all(out + "/checkpoint");  // a fresh launch never resumes an old run
 
   asio::io_context io;
   RealConfig cfg;
@@ -170,10 +192,13 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
   cfg.heartbeat_s = opt.heartbeat_s;
   cfg.failure_timeout_s = opt.failure_timeout_s;
   cfg.checkpoint_every = opt.checkpoint_every;
+  std::mt19937 port_rng(std::random_device{}());
+  std::set<std::uint16_t> taken;
   for (std::size_t i = 0; i < dep.nodes.size(); ++i) {
     Endpoint e;
-    e.tcp_port = free_tcp_port(io);
-    e.udp_port = free_udp_port(io);
+    do e.tcp_port = free_port(io, port_rng);
+    while (!taken.insert(e.tcp_port).second);
+    e.udp_port = e.tcp_port;  // TCP and UDP port numbers are separate spaces
     cfg.nodes.push_back(e);
   }
 
@@ -271,7 +296,9 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
   relay_thread.join();
   if (!failure.empty()) throw std::runtime_error(failure);
 
-  RunResult r = merge_node_reports(scenario, sets, out);
+  std::vector<int> lost;
+  if (killed && !restarted) lost.push_back(opt.fault.kill_node);
+  RunResult r = merge_node_reports(scenario, sets, out, lost);
   r.wall_time_s = std::chrono::duration<double>(Clock::now() - t0).count();
   r.network["wan_emulation"] = opt.emulate_wan;
   if (killed)

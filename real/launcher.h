@@ -29,7 +29,9 @@ struct LaunchOptions {
 RunResult launch(const std::string& scenario, const std::vector<std::string>& sets, const std::string& out,
                  const LaunchOptions& opt);
 
-// Merges OUT/nodes/*.json into a RunResult (used by launch and by multi-host users).
-RunResult merge_node_reports(const std::string& scenario, const std::vector<std::string>& sets, const std::string& out);
+// Merges OUT/nodes/*.json into a RunResult (used by launch and by multi-host
+// users). A node in `lost` (killed, never restarted) may lack a report.
+RunResult merge_node_reports(const std::string& scenario, const std::vector<std::string>& sets, const std::string& out,
+                             const std::vector<int>& lost = {});
 
 }  // namespace geotrain::real

@@ -12,6 +12,7 @@ OutboundLink::OutboundLink(asio::io_context& io, std::int32_t self, std::string 
     : io_(io),
       sock_(io),
       retry_(io),
+      handshake_deadline_(io),
       self_(self),
       secret_(std::move(secret)),
       to_(std::move(to)),
@@ -29,6 +30,7 @@ void OutboundLink::send(FrameType type, std::shared_ptr<const ByteSpans> body, i
 void OutboundLink::close() {
   closed_ = true;
   retry_.cancel();
+  handshake_deadline_.cancel();
   boost::system::error_code ec;
   sock_.close(ec);
 }
@@ -52,6 +54,12 @@ void OutboundLink::connect() {
       return;
     }
     sock_.set_option(tcp::no_delay(true));
+    handshake_deadline_.expires_after(std::chrono::seconds(5));
+    handshake_deadline_.async_wait([this, self](const boost::system::error_code& w) {
+      if (w || ready_ || closed_) return;
+      boost::system::error_code ignored;
+      sock_.close(ignored);  // the pending read fails and the link reconnects
+    });
     read_frames();
   });
 }
@@ -60,6 +68,17 @@ void OutboundLink::read_frames() {
   auto self = shared_from_this();
   sock_.async_read_some(asio::buffer(rbuf_), [this, self](const boost::system::error_code& e, std::size_t n) {
     if (closed_) return;
+    if (e && !ready_) {  // dropped during the handshake (peer restarting, relay without a peer): retry, keep the queue
+      boost::system::error_code ignored;
+      sock_.close(ignored);
+      client_nonce_.clear();
+      decoder_ = FrameDecoder(4096);
+      retry_.expires_after(std::chrono::milliseconds(100));
+      retry_.async_wait([this, self](const boost::system::error_code& w) {
+        if (!w) connect();
+      });
+      return;
+    }
     if (e)
       return on_failed_("connection to " + to_.host + ":" + std::to_string(to_.tcp_port) + " lost: " + e.message());
     try {
@@ -95,6 +114,7 @@ void OutboundLink::on_frame(FrameType t, Bytes&& body) {
       return on_failed_("peer failed to prove the shared secret");
     }
     ready_ = true;
+    handshake_deadline_.cancel();
     return pump();
   }
   close();

@@ -1,6 +1,9 @@
 // The connecting side of one real-mode TCP link (this node -> a peer):
-// connects (retrying until the peer listens), proves the shared secret, then
-// writes frames back to back, highest priority first. Owned by RealNode; all
+// connects (retrying until the peer listens, and again if the connection drops
+// before the handshake completes; queued frames wait), proves the shared
+// secret, then writes frames back to back, highest priority first. A failure
+// after the handshake is reported (what was in flight may be lost; the
+// protocol above recovers). Owned by RealNode; all
 // callbacks run on the node's single io_context thread.
 #pragma once
 #include <boost/asio.hpp>
@@ -40,6 +43,7 @@ class OutboundLink : public std::enable_shared_from_this<OutboundLink> {
   boost::asio::io_context& io_;
   boost::asio::ip::tcp::socket sock_;
   boost::asio::steady_timer retry_;
+  boost::asio::steady_timer handshake_deadline_;  // a silent peer cannot stall the link
   std::int32_t self_;
   std::string secret_;
   Endpoint to_;

@@ -2,6 +2,8 @@
 
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 
 #include "core/wire.h"
 
@@ -11,6 +13,7 @@ namespace asio = boost::asio;
 using asio::ip::tcp;
 using asio::ip::udp;
 using Clock = std::chrono::steady_clock;
+using WallClock = std::chrono::system_clock;
 
 namespace {
 constexpr std::size_t kDatagramChunk = 60000;
@@ -33,7 +36,7 @@ RealNode::RealNode(asio::io_context& io, const RealConfig& cfg, const TrainingJo
     : io_(io), cfg_(cfg), job_(job), self_(self), secret_(std::move(secret)), acceptor_(io), udp_(io) {
   std::seed_seq seq{job.scenario().seed, std::uint64_t(self), std::uint64_t(0x6765747261696eULL)};
   rng_.seed(seq);
-  epoch_ = Clock::now();
+  epoch_ = WallClock::now();
 }
 
 RealNode::~RealNode() {
@@ -46,7 +49,16 @@ void RealNode::log(const std::string& line) const {
 }
 
 TimeNs RealNode::now() const {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - epoch_).count();
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(WallClock::now() - epoch_).count();
+}
+
+std::int64_t RealNode::epoch_unix_ns() const {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(epoch_.time_since_epoch()).count();
+}
+
+void RealNode::record(const std::string& what) {
+  events_.push_back({to_seconds(now()), what});
+  log(what);
 }
 
 TimerId RealNode::schedule(TimeNs delay, std::function<void()> fn) {
@@ -218,6 +230,10 @@ void RealNode::accept() {
 }
 
 void RealNode::on_frame(NodeId peer, Frame&& f) {
+  if (last_heard_.count(peer)) {  // one of our children: any frame shows it is alive
+    last_heard_[peer] = Clock::now();
+    if (down_.erase(peer)) record("node " + job_.deployment().nodes[peer].name + " is back");
+  }
   switch (f.type) {
     case FrameType::kMessage: {
       Message m = std::move(f.message);
@@ -228,17 +244,33 @@ void RealNode::on_frame(NodeId peer, Frame&& f) {
       if (started_) asio::post(io_, [this, m = std::move(m)] { actor_->on_message(m); });
       return;
     }
-    case FrameType::kReady:
+    case FrameType::kReady: {
       if (self_ != job_.deployment().global_server) return;
+      auto go = [this](NodeId to, bool late) {
+        Bytes b;
+        put<std::int64_t>(b, epoch_unix_ns());
+        b.push_back(late ? 1 : 0);
+        send_frame(to, FrameType::kGo, std::make_shared<const ByteSpans>(ByteSpans::of(std::move(b))), 100);
+      };
+      if (started_) {  // a restarted node joins the running job
+        record("node " + job_.deployment().nodes[peer].name + " joined the running job");
+        go(peer, true);
+        return;
+      }
       ready_.insert(peer);
-      if (!started_ && ready_.size() + 1 == job_.deployment().nodes.size()) {
+      if (ready_.size() + 1 == job_.deployment().nodes.size()) {
+        epoch_ = WallClock::now();
         for (const auto& n : job_.deployment().nodes)
-          if (n.id != self_) send_frame(n.id, FrameType::kGo, std::make_shared<const ByteSpans>(), 100);
-        start_actor();
+          if (n.id != self_) go(n.id, false);
+        start_actor(false);
       }
       return;
+    }
     case FrameType::kGo:
-      if (!started_) start_actor();
+      if (started_ || f.body.size() != 9) return;
+      epoch_ = WallClock::time_point(
+          std::chrono::duration_cast<WallClock::duration>(std::chrono::nanoseconds(get<std::int64_t>(f.body.data()))));
+      start_actor(f.body[8] == 1);
       return;
     case FrameType::kShutdown:
       stopping_ = true;
@@ -248,17 +280,44 @@ void RealNode::on_frame(NodeId peer, Frame&& f) {
   }
 }
 
-void RealNode::start_actor() {
+void RealNode::start_actor(bool rejoin) {
   started_ = true;
-  epoch_ = Clock::now();
-  asio::post(io_, [this] { actor_->start(); });
+  const auto now = Clock::now();
+  for (NodeId c : job_.deployment().nodes[self_].children) last_heard_[c] = now;
+  if (self_ == job_.deployment().global_server && cfg_.checkpoint_every > 0) {
+    std::filesystem::create_directories(cfg_.out + "/checkpoint");
+    std::ofstream(cfg_.out + "/checkpoint/epoch") << epoch_unix_ns() << "\n";
+  }
+  heartbeat();
+  asio::post(io_, [this, rejoin] {
+    if (rejoin)
+      actor_->rejoin();
+    else
+      actor_->start();
+  });
+}
+
+void RealNode::heartbeat() {
+  if (stopping_) return;
+  const NodeId parent = job_.deployment().nodes[self_].parent;
+  if (parent >= 0) send_frame(parent, FrameType::kHeartbeat, std::make_shared<const ByteSpans>(), 100);
+  const auto silent_limit = std::chrono::duration<double>(cfg_.failure_timeout_s);
+  for (auto& [child, t] : last_heard_) {
+    if (down_.count(child) || Clock::now() - t < silent_limit) continue;
+    down_.insert(child);
+    record("node " + job_.deployment().nodes[child].name + " declared down (silent for " +
+           std::to_string(cfg_.failure_timeout_s) + " s); the round proceeds without it");
+    asio::post(io_, [this, child = child] { actor_->on_peer_down(child); });
+  }
+  schedule(from_seconds(cfg_.heartbeat_s), [this] { heartbeat(); });
 }
 
 void RealNode::stop() {
   if (stopping_) return;
   stopping_ = true;
   for (const auto& n : job_.deployment().nodes)
-    if (n.id != self_) send_frame(n.id, FrameType::kShutdown, std::make_shared<const ByteSpans>(), 100);
+    if (n.id != self_ && !down_.count(n.id))
+      send_frame(n.id, FrameType::kShutdown, std::make_shared<const ByteSpans>(), 100);
   // Leave once every SHUTDOWN is written (or after 5 s if a peer is gone).
   const auto deadline = Clock::now() + std::chrono::seconds(5);
   auto check = std::make_shared<std::function<void()>>();
@@ -271,13 +330,20 @@ void RealNode::stop() {
   schedule(0, *check);
 }
 
-void RealNode::run(Actor& actor) {
+void RealNode::run(Actor& actor, bool restore) {
   actor_ = &actor;
   listen();
-  if (self_ != job_.deployment().global_server) {
+  if (restore) {  // a restarted global server: the job is running, resume it
+    std::ifstream in(cfg_.out + "/checkpoint/epoch");
+    std::int64_t ns = 0;
+    in >> ns;
+    epoch_ = WallClock::time_point(std::chrono::duration_cast<WallClock::duration>(std::chrono::nanoseconds(ns)));
+    record("restarted; resuming from the checkpoint");
+    start_actor(true);
+  } else if (self_ != job_.deployment().global_server) {
     send_frame(job_.deployment().global_server, FrameType::kReady, std::make_shared<const ByteSpans>(), 100);
   } else if (job_.deployment().nodes.size() == 1) {
-    start_actor();
+    start_actor(false);
   }
   io_.run();
 }

@@ -7,6 +7,15 @@
 // Lifecycle: run() listens, joins the start barrier (every node reports READY
 // to the global server, which answers GO to all), starts the actor, and
 // returns when the job is over (the global server's stop() broadcasts SHUTDOWN).
+// A node started while the job runs (a restarted process) gets a late GO and
+// its actor rejoin()s; a restarted global server finds its checkpoint and
+// rejoin()s without a barrier. Job time is wall-clock time since the GO epoch,
+// which every node shares (it travels in GO and is kept with the checkpoint).
+//
+// Failure detection: every node sends a HEARTBEAT to its parent each
+// heartbeat_s; a parent that hears nothing from a child for
+// failure_timeout_s reports it down to its actor (logged, and listed in the
+// node report), and reports it back when it is heard again.
 #pragma once
 #include <boost/asio.hpp>
 #include <chrono>
@@ -25,6 +34,11 @@
 #include "real/real_config.h"
 
 namespace geotrain::real {
+
+struct NodeEvent {
+  double time_s;
+  std::string what;
+};
 
 struct NodeCounters {
   NetCounters sent;                  // frame bytes this node sent, by link class
@@ -48,8 +62,10 @@ class RealNode : public Runtime {
   std::mt19937_64& rng() override { return rng_; }
   void stop() override;
 
-  // Runs until SHUTDOWN. REQUIRES: actor was built with *this.
-  void run(Actor& actor);
+  // Runs until SHUTDOWN. REQUIRES: actor was built with *this. `restore`: this
+  // is a restarted global server that resumes from its checkpoint.
+  void run(Actor& actor, bool restore = false);
+  const std::vector<NodeEvent>& events() const { return events_; }
   const NodeCounters& counters() const { return counters_; }
   void log(const std::string& line) const;
 
@@ -60,7 +76,10 @@ class RealNode : public Runtime {
   void on_frame(NodeId peer, Frame&& f);
   void send_frame(NodeId to, FrameType t, std::shared_ptr<const ByteSpans> body, int priority);
   void send_datagrams(const Message& m);
-  void start_actor();
+  void start_actor(bool rejoin);
+  void heartbeat();
+  void record(const std::string& what);
+  std::int64_t epoch_unix_ns() const;
   void count_sent(NodeId to, std::size_t bytes);
   OutboundLink& link(NodeId to);
 
@@ -79,7 +98,10 @@ class RealNode : public Runtime {
   std::list<std::shared_ptr<InboundLink>> in_;
   std::unordered_map<TimerId, std::unique_ptr<boost::asio::steady_timer>> timers_;
   TimerId next_timer_ = 1;
-  std::chrono::steady_clock::time_point epoch_;
+  std::chrono::system_clock::time_point epoch_;
+  std::map<NodeId, std::chrono::steady_clock::time_point> last_heard_;  // children
+  std::set<NodeId> down_;
+  std::vector<NodeEvent> events_;
   bool started_ = false, stopping_ = false;
   std::set<NodeId> ready_;  // global server: nodes that reported READY
   struct Reassembly {

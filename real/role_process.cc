@@ -10,6 +10,7 @@
 #include "core/roles/global_server.h"
 #include "core/roles/worker.h"
 #include "real/auth.h"
+#include "real/file_checkpoint.h"
 #include "real/real_node.h"
 
 namespace geotrain::real {
@@ -33,8 +34,16 @@ int run_role(const RealConfig& cfg, NodeId id) {
                                            [&node] { return node.counters().sent; });
   Progress progress(monitor != nullptr, "real", sc.stop.rounds);
   if (monitor) monitor->on_eval([&progress](const TimelineRow& r) { progress(r); });
-  std::unique_ptr<Actor> actor = job.make_actor(id, node, monitor.get(), nullptr);
-  node.run(*actor);
+  // The global server checkpoints when asked to; finding an epoch file from an
+  // earlier start means this process is a restart: resume, do not start over.
+  std::unique_ptr<FileCheckpointStore> store;
+  bool restore = false;
+  if (spec.role == Role::kGlobalServer && cfg.checkpoint_every > 0) {
+    restore = std::filesystem::exists(cfg.out + "/checkpoint/epoch");
+    store = std::make_unique<FileCheckpointStore>(cfg.out + "/checkpoint");
+  }
+  std::unique_ptr<Actor> actor = job.make_actor(id, node, monitor.get(), nullptr, store.get(), cfg.checkpoint_every);
+  node.run(*actor, restore);
   progress.done();
 
   nlohmann::json report;
@@ -49,6 +58,8 @@ int run_role(const RealConfig& cfg, NodeId id) {
   report["overrun_s"] = c.overrun_s;
   report["rejected_links"] = c.rejected_links;
   report["rejected_datagrams"] = c.rejected_datagrams;
+  report["events"] = nlohmann::json::array();
+  for (const auto& e : node.events()) report["events"].push_back({{"time_s", e.time_s}, {"event", e.what}});
   if (const auto* w = dynamic_cast<const Worker*>(actor.get())) {
     report["busy_s"] = to_seconds(w->stats().busy_ns);
     report["blocked_s"] = to_seconds(w->stats().blocked_ns);
@@ -57,6 +68,7 @@ int run_role(const RealConfig& cfg, NodeId id) {
   if (const auto* gs = dynamic_cast<const GlobalServer*>(actor.get())) {
     monitor->finish(node.now(), gs->rounds(), gs->params(), gs->last_train_loss());
     report["rounds"] = gs->rounds();
+    report["restored_rounds"] = gs->restored_rounds();
     report["time_to_target_s"] = monitor->time_to_target_s() ? nlohmann::json(*monitor->time_to_target_s()) : nullptr;
     nlohmann::json tl = nlohmann::json::array();
     for (const auto& r : monitor->timeline())

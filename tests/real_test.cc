@@ -42,9 +42,14 @@ std::string fresh_dir(const std::string& name) {
   return d;
 }
 
-TEST(RealMode, LaunchTrainsLikeTheSimulation) {
-  const auto sets = small_sets(40);
-  const std::string out = fresh_dir("launch");
+// Every architecture and policy in core/ runs in real mode from the scenario
+// file and trains like the simulation.
+class RealModeEvery : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(RealModeEvery, LaunchTrainsLikeTheSimulation) {
+  auto sets = small_sets(40);
+  sets.push_back(std::string("architecture=") + GetParam());
+  const std::string out = fresh_dir(std::string("launch-") + GetParam());
   const auto r = run_geotrain("launch " + source_path("scenarios/quickstart.json") + " --out " + out +
                               " -q --timeout 120" + set_args(sets));
   ASSERT_EQ(r.exit_code, 0) << r.output;
@@ -55,7 +60,62 @@ TEST(RealMode, LaunchTrainsLikeTheSimulation) {
   EXPECT_EQ(real["worker_steps"], 160);
   EXPECT_NEAR(real["final_test_accuracy"].get<double>(), sim.timeline.back().test_accuracy, 0.01);
   EXPECT_GT(real["bytes"]["wan"].get<double>(), 0);
+  EXPECT_EQ(real["architecture"], GetParam());
+  EXPECT_EQ(real["policy"], "fsa");
   std::filesystem::remove_all(out);
+}
+
+INSTANTIATE_TEST_SUITE_P(Architectures, RealModeEvery, ::testing::Values("hips", "flat"));
+
+// Runs a 300-round launch with a fault injected; returns the summary.
+nlohmann::json launch_with_fault(const std::string& name, const std::string& fault_args) {
+  const std::string out = fresh_dir(name);
+  const auto r = run_geotrain("launch " + source_path("scenarios/quickstart.json") + " --out " + out +
+                              " -q --timeout 120 --failure-timeout 1 " + fault_args + set_args(small_sets(300)));
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  nlohmann::json s = read_json(out + "/summary.json");
+  s["gs_report"] = read_json(out + "/nodes/0.json");
+  std::filesystem::remove_all(out);
+  return s;
+}
+
+bool has_fault(const nlohmann::json& s, const std::string& node, const std::string& text) {
+  for (const auto& f : s["faults"])
+    if (f["node"] == node && f["event"].get<std::string>().find(text) != std::string::npos) return true;
+  return false;
+}
+
+TEST(RealModeFaults, KilledWorkerIsDroppedAfterTheTimeoutAndTrainingCompletes) {
+  // Node 3 is dc-a/worker1; it dies 2 s in and stays dead.
+  const auto s = launch_with_fault("kill-worker", "--kill-node 3 --kill-after 2");
+  EXPECT_EQ(s["rounds"], 300);
+  EXPECT_TRUE(has_fault(s, "dc-a/local-server", "dc-a/worker1 declared down")) << s["faults"].dump(1);
+  EXPECT_TRUE(has_fault(s, "dc-a/worker1", "killed")) << s["faults"].dump(1);
+}
+
+TEST(RealModeFaults, RestartedWorkerRejoinsFromTheCurrentModel) {
+  const auto s = launch_with_fault("rejoin-worker", "--kill-node 3 --kill-after 2 --restart --restart-after 2");
+  EXPECT_EQ(s["rounds"], 300);
+  EXPECT_TRUE(has_fault(s, "global-server", "dc-a/worker1 joined the running job")) << s["faults"].dump(1);
+  EXPECT_TRUE(has_fault(s, "dc-a/local-server", "dc-a/worker1 is back")) << s["faults"].dump(1);
+  // The rejoined worker contributed: more than the three survivors' 900 steps.
+  EXPECT_GT(s["worker_steps"].get<int>(), 900);
+  EXPECT_GT(s["final_test_accuracy"].get<double>(), 0.9);
+}
+
+TEST(RealModeFaults, RestartedGlobalServerResumesFromItsCheckpointLosingNoRound) {
+  const auto s =
+      launch_with_fault("restart-gs", "--kill-node 0 --kill-after 3 --restart --restart-after 1 --checkpoint-every 10");
+  EXPECT_EQ(s["rounds"], 300);
+  // Exactly one step per worker per round: no round lost, none applied twice.
+  EXPECT_EQ(s["worker_steps"], 4 * 300);
+  EXPECT_GT(s["gs_report"]["restored_rounds"].get<int>(), 10) << "the restart must resume, not start over";
+  EXPECT_TRUE(has_fault(s, "global-server", "resuming from the checkpoint"));
+  double last = -1;
+  for (const auto& row : s["gs_report"]["timeline"]) {  // time and rounds run on across the restart
+    EXPECT_GT(row["time_s"].get<double>(), last);
+    last = row["time_s"];
+  }
 }
 
 // Connects to `port` and writes `bytes`, then closes.

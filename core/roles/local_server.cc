@@ -21,11 +21,16 @@ void LocalServer::on_peer_down(NodeId worker) {
 }
 
 void LocalServer::resync(std::int64_t server_round) {
+  if (awaiting_params_) {  // the pull may have died with the old server
+    rt_.send(make_message(MsgKind::kPullRequest, spec_.id, spec_.parent, inflight_round_));
+    return;
+  }
   if (!inflight_) return;  // still collecting from workers: nothing was lost upstream
   if (inflight_round_ == server_round) {
     rt_.send(make_message(MsgKind::kPush, spec_.id, spec_.parent, inflight_round_, inflight_));
   } else if (inflight_round_ < server_round) {  // applied, but the ack was lost
     inflight_.reset();
+    awaiting_params_ = true;
     rt_.send(make_message(MsgKind::kPullRequest, spec_.id, spec_.parent, inflight_round_));
   }
 }
@@ -38,9 +43,12 @@ void LocalServer::on_message(const Message& msg) {
     case MsgKind::kPushAck:  // from the global server: the global round is done
       if (msg.round != inflight_round_ || !inflight_) break;
       inflight_.reset();
+      awaiting_params_ = true;
       rt_.send(make_message(MsgKind::kPullRequest, spec_.id, spec_.parent, msg.round));
       break;
     case MsgKind::kPullResponse:  // new global parameters: release the workers
+      if (!awaiting_params_) break;
+      awaiting_params_ = false;
       params_ = msg.payload;
       for (NodeId w : to_ack_)
         if (agg_.is_live(w)) rt_.send(make_message(MsgKind::kPushAck, spec_.id, w, inflight_round_));

@@ -35,7 +35,8 @@ class LocalServer : public Actor {
   std::int64_t collecting_ = 0;              // the round whose pushes are being summed
   std::shared_ptr<const Payload> inflight_;  // pushed upstream, not yet acknowledged
   std::int64_t inflight_round_ = -1;
-  std::vector<NodeId> to_ack_;  // contributors of the round in flight
+  std::vector<NodeId> to_ack_;    // contributors of the round in flight
+  bool awaiting_params_ = false;  // acknowledged upstream, pull sent, no parameters yet
 };
 
 }  // namespace geotrain

@@ -13,6 +13,7 @@ void Worker::start() { begin_step(); }
 
 void Worker::rejoin() {
   push_time_ = rt_.now();
+  waiting_params_ = true;
   rt_.send(make_message(MsgKind::kPullRequest, spec_.id, spec_.parent, round_));
 }
 
@@ -58,22 +59,30 @@ void Worker::on_message(const Message& msg) {
     case MsgKind::kPushAck:
       if (msg.round != round_ || !waiting_ack_) break;
       waiting_ack_ = false;
+      waiting_params_ = true;
       pushed_.reset();
       if (ctx_.tracer) ctx_.tracer->record(rt_.now(), spec_.id, TraceKind::kWorkerAcked, msg.round);
       rt_.send(make_message(MsgKind::kPullRequest, spec_.id, spec_.parent, round_));
       break;
     case MsgKind::kPullResponse:
+      if (!waiting_params_) break;
+      waiting_params_ = false;
       params_ = msg.payload->blocks;
       stats_.blocked_ns += rt_.now() - push_time_;
       round_ = msg.round;  // the round the server collects next
       begin_step();
       break;
-    case MsgKind::kControl:  // restarted server at round msg.round
+    case MsgKind::kControl:   // restarted server at round msg.round
+      if (waiting_params_) {  // the pull may have died with the old server
+        rt_.send(make_message(MsgKind::kPullRequest, spec_.id, spec_.parent, round_));
+        break;
+      }
       if (!waiting_ack_) break;
       if (msg.round == round_) {
         rt_.send(make_message(MsgKind::kPush, spec_.id, spec_.parent, round_, pushed_));
       } else if (msg.round > round_) {  // applied; the ack was lost
         waiting_ack_ = false;
+        waiting_params_ = true;
         pushed_.reset();
         rt_.send(make_message(MsgKind::kPullRequest, spec_.id, spec_.parent, round_));
       }

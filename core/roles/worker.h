@@ -41,6 +41,7 @@ class Worker : public Actor {
   std::shared_ptr<Payload> update_;
   std::shared_ptr<const Payload> pushed_;  // last push, until acknowledged
   bool waiting_ack_ = false;
+  bool waiting_params_ = false;
   std::int64_t round_ = 0;
   std::vector<int> order_, batch_;
   std::size_t cursor_ = 0;
