@@ -10,6 +10,7 @@ void add_validate(CLI::App& app);
 void add_list(CLI::App& app);
 void add_launch(CLI::App& app);
 void add_real(CLI::App& app);
+void add_collect(CLI::App& app);
 int exit_code();
 
 }  // namespace geotrain::cli

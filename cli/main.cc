@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
   geotrain::cli::add_validate(app);
   geotrain::cli::add_launch(app);
   geotrain::cli::add_real(app);
+  geotrain::cli::add_collect(app);
   geotrain::cli::add_list(app);
   try {
     app.parse(argc, argv);

@@ -87,4 +87,24 @@ void add_real(CLI::App& app) {
   c->callback([role, config] { guarded([&] { return real::run_role(real::load_real_config(*config), *role); }); });
 }
 
+void add_collect(CLI::App& app) {
+  auto config = std::make_shared<std::string>();
+  CLI::App* c = app.add_subcommand("collect", "Merge a multi-host run's node reports into summary.json");
+  c->footer(
+      "After every `geotrain real` process of a deployment has ended, with their\n"
+      "OUT/nodes/<id>.json reports gathered in the config's output directory (a shared\n"
+      "filesystem does this by itself), writes OUT/summary.json and OUT/timeline.csv.");
+  c->add_option("--config", *config, "The deployment config JSON all processes used")->required();
+  c->callback([config] {
+    guarded([&] {
+      const real::RealConfig cfg = real::load_real_config(*config);
+      const RunResult r = real::merge_node_reports(cfg.scenario, cfg.sets, cfg.out);
+      write_run_outputs(cfg.out, r);
+      std::printf("%s: %lld rounds -> %s/summary.json\n", r.scenario_name.c_str(), static_cast<long long>(r.rounds),
+                  cfg.out.c_str());
+      return 0;
+    });
+  });
+}
+
 }  // namespace geotrain::cli
