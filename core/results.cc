@@ -42,6 +42,28 @@ nlohmann::json summary_json(const RunResult& r) {
   return j;
 }
 
+nlohmann::json timeline_row_json(const TimelineRow& r) {
+  return {{"time_s", r.time_s},
+          {"round", r.round},
+          {"test_accuracy", r.test_accuracy},
+          {"loss", r.loss},
+          {"test_loss", r.test_loss},
+          {"wan_bytes", r.net.wan_bytes},
+          {"lan_bytes", r.net.lan_bytes}};
+}
+
+TimelineRow timeline_row_from_json(const nlohmann::json& j) {
+  TimelineRow r;
+  r.time_s = j.at("time_s");
+  r.round = j.at("round");
+  r.test_accuracy = j.at("test_accuracy");
+  r.loss = j.at("loss");
+  r.test_loss = j.at("test_loss");
+  r.net.wan_bytes = j.at("wan_bytes");
+  r.net.lan_bytes = j.at("lan_bytes");
+  return r;
+}
+
 void write_run_outputs(const std::string& dir, const RunResult& r) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);

@@ -46,6 +46,9 @@ struct RunResult {
 };
 
 nlohmann::json summary_json(const RunResult& r);
+// One timeline row as JSON and back (node reports, checkpoints).
+nlohmann::json timeline_row_json(const TimelineRow& r);
+TimelineRow timeline_row_from_json(const nlohmann::json& j);
 // Creates dir if needed; writes summary.json and timeline.csv. Throws std::runtime_error.
 void write_run_outputs(const std::string& dir, const RunResult& r);
 

@@ -105,39 +105,18 @@ std::vector<std::uint8_t> encode_message(const Message& m) {
 }
 
 Message decode_message(const std::uint8_t* data, std::size_t size) {
-  Reader r(data, size);
-  Message m;
-  const auto kind = r.get<std::uint8_t>();
-  if (kind > std::uint8_t(MsgKind::kControl)) throw WireError("unknown message kind");
-  m.kind = MsgKind(kind);
-  const auto ch = r.get<std::uint8_t>();
-  if (ch > std::uint8_t(Channel::kBestEffort)) throw WireError("unknown channel");
-  m.channel = Channel(ch);
-  m.priority = r.get<std::int32_t>();
-  m.from = r.get<std::int32_t>();
-  m.to = r.get<std::int32_t>();
-  m.round = r.get<std::int64_t>();
-  const auto has = r.get<std::uint8_t>();
-  if (has > 1) throw WireError("bad payload flag");
-  if (has) {
-    auto p = std::make_shared<Payload>();
-    p->loss_sum = r.get<double>();
-    p->contributors = r.get<std::int32_t>();
-    const auto blocks = r.get<std::uint32_t>();
-    if (blocks > r.left() / 8) throw WireError("block count exceeds message");
-    p->blocks.resize(blocks);
-    for (auto& b : p->blocks) {
-      b.key = r.get<std::uint32_t>();
-      const auto n = r.get<std::uint32_t>();
-      if (n > r.left() / sizeof(float)) throw WireError("block length exceeds message");
-      b.values.resize(n);
-      r.copy(b.values.data(), sizeof(float) * n);
-    }
-    m.payload = std::move(p);
+  MessageAssembler a(size);
+  while (!a.done()) {
+    auto [dst, room] = a.prepare();
+    const std::size_t k = std::min(room, size);
+    if (k == 0) throw WireError("message truncated");
+    std::memcpy(dst, data, k);
+    data += k;
+    size -= k;
+    a.commit(k);
   }
-  if (r.left() != 0) throw WireError("trailing bytes after message");
-  m.wire_bytes = dense_wire_bytes(m.payload.get());
-  return m;
+  if (size != 0) throw WireError("trailing bytes after message");
+  return a.take();
 }
 
 namespace {

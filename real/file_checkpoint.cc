@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "core/results.h"
+
 namespace geotrain::real {
 namespace {
 
@@ -32,24 +34,6 @@ ParamSet params_from(const json& a) {
   return p;
 }
 
-json row_json(const TimelineRow& r) {
-  return {{"time_s", r.time_s},    {"round", r.round},         {"test_accuracy", r.test_accuracy},
-          {"loss", r.loss},        {"test_loss", r.test_loss}, {"wan", r.net.wan_bytes},
-          {"lan", r.net.lan_bytes}};
-}
-
-TimelineRow row_from(const json& j) {
-  TimelineRow r;
-  r.time_s = j["time_s"];
-  r.round = j["round"];
-  r.test_accuracy = j["test_accuracy"];
-  r.loss = j["loss"];
-  r.test_loss = j["test_loss"];
-  r.net.wan_bytes = j["wan"];
-  r.net.lan_bytes = j["lan"];
-  return r;
-}
-
 std::vector<std::uint8_t> read_all(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return std::vector<std::uint8_t>(std::istreambuf_iterator<char>(in), {});
@@ -69,7 +53,7 @@ FileCheckpointStore::~FileCheckpointStore() {
 
 void FileCheckpointStore::log_round(const LoggedRound& r) {
   json j = {{"round", r.round}, {"update", params_json(r.mean_update)}, {"loss", r.train_loss}};
-  if (r.evaluation) j["eval"] = row_json(*r.evaluation);
+  if (r.evaluation) j["eval"] = timeline_row_json(*r.evaluation);
   const std::vector<std::uint8_t> rec = json::to_cbor(j);
   const std::uint32_t n = std::uint32_t(rec.size());
   if (std::fwrite(&n, sizeof n, 1, log_) != 1 || std::fwrite(rec.data(), 1, rec.size(), log_) != rec.size() ||
@@ -82,7 +66,7 @@ void FileCheckpointStore::save(const ServerSnapshot& s) {
   j["slots"] = json::array();
   for (const auto& slot : s.optimizer.slots) j["slots"].push_back(params_json(slot));
   j["timeline"] = json::array();
-  for (const auto& r : s.timeline) j["timeline"].push_back(row_json(r));
+  for (const auto& r : s.timeline) j["timeline"].push_back(timeline_row_json(r));
   j["time_to_target_s"] = s.time_to_target_s ? json(*s.time_to_target_s) : json(nullptr);
   const std::string tmp = dir_ + "/global.snap.tmp";
   {
@@ -107,7 +91,7 @@ std::optional<ServerSnapshot> FileCheckpointStore::load_snapshot() {
   s.params = params_from(j["params"]);
   s.optimizer.steps = j["steps"];
   for (const auto& slot : j["slots"]) s.optimizer.slots.push_back(params_from(slot));
-  for (const auto& r : j["timeline"]) s.timeline.push_back(row_from(r));
+  for (const auto& r : j["timeline"]) s.timeline.push_back(timeline_row_from_json(r));
   if (!j["time_to_target_s"].is_null()) s.time_to_target_s = j["time_to_target_s"].get<double>();
   return s;
 }
@@ -126,7 +110,7 @@ std::vector<LoggedRound> FileCheckpointStore::load_log() {
     r.round = j["round"];
     r.mean_update = params_from(j["update"]);
     r.train_loss = j["loss"];
-    if (j.contains("eval")) r.evaluation = row_from(j["eval"]);
+    if (j.contains("eval")) r.evaluation = timeline_row_from_json(j["eval"]);
     out.push_back(std::move(r));
     pos += 4 + n;
   }

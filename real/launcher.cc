@@ -142,17 +142,7 @@ RunResult merge_node_reports(const std::string& scenario, const std::vector<std:
       r.rounds = j["rounds"];
       r.sim_time_s = j["run_time_s"];
       if (!j["time_to_target_s"].is_null()) r.time_to_target_s = j["time_to_target_s"].get<double>();
-      for (const auto& t : j["timeline"]) {
-        TimelineRow row;
-        row.time_s = t["time_s"];
-        row.round = t["round"];
-        row.test_accuracy = t["test_accuracy"];
-        row.loss = t["loss"];
-        row.test_loss = t["test_loss"];
-        row.net.wan_bytes = t["wan_bytes"];
-        row.net.lan_bytes = t["lan_bytes"];
-        r.timeline.push_back(row);
-      }
+      for (const auto& t : j["timeline"]) r.timeline.push_back(timeline_row_from_json(t));
     }
   }
   for (std::size_t i = 0; i < dcs.size(); ++i) {

@@ -7,6 +7,7 @@
 #include "core/job.h"
 #include "core/monitor.h"
 #include "core/progress.h"
+#include "core/results.h"
 #include "core/roles/global_server.h"
 #include "core/roles/worker.h"
 #include "real/auth.h"
@@ -71,14 +72,7 @@ int run_role(const RealConfig& cfg, NodeId id) {
     report["restored_rounds"] = gs->restored_rounds();
     report["time_to_target_s"] = monitor->time_to_target_s() ? nlohmann::json(*monitor->time_to_target_s()) : nullptr;
     nlohmann::json tl = nlohmann::json::array();
-    for (const auto& r : monitor->timeline())
-      tl.push_back({{"time_s", r.time_s},
-                    {"round", r.round},
-                    {"test_accuracy", r.test_accuracy},
-                    {"loss", r.loss},
-                    {"test_loss", r.test_loss},
-                    {"wan_bytes", r.net.wan_bytes},
-                    {"lan_bytes", r.net.lan_bytes}});
+    for (const auto& r : monitor->timeline()) tl.push_back(timeline_row_json(r));
     report["timeline"] = tl;
   }
   const std::string dir = cfg.out + "/nodes";
