@@ -11,6 +11,7 @@ void add_list(CLI::App& app);
 void add_launch(CLI::App& app);
 void add_real(CLI::App& app);
 void add_collect(CLI::App& app);
+void add_sweep(CLI::App& app);
 int exit_code();
 
 }  // namespace geotrain::cli

@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "geotrain 0.1.0");
   geotrain::cli::add_sim(app);
   geotrain::cli::add_validate(app);
+  geotrain::cli::add_sweep(app);
   geotrain::cli::add_launch(app);
   geotrain::cli::add_real(app);
   geotrain::cli::add_collect(app);

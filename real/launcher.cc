@@ -1,7 +1,6 @@
 #include "real/launcher.h"
 
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -19,10 +18,9 @@
 #include "core/config/scenario.h"
 #include "core/deployment.h"
 #include "real/auth.h"
+#include "real/process.h"
 #include "real/real_config.h"
 #include "real/wan_relay.h"
-
-extern char** environ;
 
 namespace geotrain::real {
 
@@ -50,8 +48,6 @@ std::uint16_t free_port(asio::io_context& io, std::mt19937& rng) {
   throw std::runtime_error("no free port in 20000-32000");
 }
 
-std::string self_exe() { return fs::read_symlink("/proc/self/exe").string(); }
-
 // The WAN path between two DCs: bottleneck bandwidth and summed latency over
 // the fewest hops (a direct link keeps its loss and trace).
 LinkSpec wan_path(const Topology& t, int a, int b) {
@@ -78,24 +74,6 @@ LinkSpec wan_path(const Topology& t, int a, int b) {
     path.loss = 1 - (1 - path.loss) * (1 - hop.loss);
   }
   return path;
-}
-
-pid_t spawn(const std::string& exe, const std::vector<std::string>& args, const std::string& log) {
-  std::vector<char*> argv;
-  argv.push_back(const_cast<char*>(exe.c_str()));
-  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  if (!log.empty()) {
-    posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-    posix_spawn_file_actions_adddup2(&fa, STDOUT_FILENO, STDERR_FILENO);
-  }
-  pid_t pid;
-  const int rc = posix_spawn(&pid, exe.c_str(), &fa, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&fa);
-  if (rc != 0) throw std::runtime_error("cannot start " + exe + ": " + std::strerror(rc));
-  return pid;
 }
 
 }  // namespace
@@ -238,7 +216,7 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
   auto start_node = [&](NodeId id) {
     const std::string log =
         (id == dep.global_server && opt.progress) ? "" : out + "/logs/" + std::to_string(id) + ".log";
-    const pid_t pid = spawn(exe, {"real", "--role", std::to_string(id), "--config", cfg_path}, log);
+    const pid_t pid = spawn_process(exe, {"real", "--role", std::to_string(id), "--config", cfg_path}, log);
     running[pid] = id;
     return pid;
   };

@@ -61,6 +61,12 @@ def main():
         rc, out = cxx_accepts(p)
         if rc != 0:
             failures.append(f"{p}: geotrain validate rejects a shipped file: {out}")
+    sweep_schema = load(os.path.join(src, "scenarios/sweep.schema.json"))
+    validator_for(sweep_schema).check_schema(sweep_schema)
+    for p in sorted(glob.glob(os.path.join(src, "examples/sweeps/*.json"))):
+        errs = list(validator_for(sweep_schema)(sweep_schema).iter_errors(load(p)))
+        if errs:
+            failures.append(f"{p}: sweep schema rejects a shipped sweep: {errs[0].message}")
     bad = sorted(glob.glob(os.path.join(src, "tests/data/bad/*.json")))
     checked_bad = 0
     for p in bad:

@@ -1,0 +1,162 @@
+#include "cli/sweep_runner.h"
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <deque>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <thread>
+
+#include "core/config/json_reader.h"
+#include "real/process.h"
+
+namespace geotrain::cli {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+volatile sig_atomic_t g_interrupted = 0;
+void on_signal(int) { g_interrupted = 1; }
+
+bool finished(const std::string& dir) {
+  try {
+    return load_json_file(dir + "/summary.json").contains("final_test_accuracy");
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+const char* kSummaryColumns[] = {"final_test_accuracy",
+                                 "final_loss",
+                                 "time_to_target_s",
+                                 "sim_time_s",
+                                 "wall_time_s",
+                                 "rounds",
+                                 "time_per_round_s",
+                                 "worker_steps",
+                                 "wan_bytes_per_round",
+                                 "events",
+                                 "runtime",
+                                 "architecture",
+                                 "policy"};
+
+std::string csv_cell(const nlohmann::json& v) {
+  if (v.is_null()) return "";
+  std::string s = v.is_string() ? v.get<std::string>() : v.dump();
+  if (s.find_first_of(",\"\n") != std::string::npos) {
+    std::string q = "\"";
+    for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+  }
+  return s;
+}
+
+}  // namespace
+
+SweepOutcome run_sweep(const SweepPlan& plan, const std::string& out, const SweepOptions& opt) {
+  fs::create_directories(out + "/runs");
+  {
+    nlohmann::json pj;
+    pj["name"] = plan.name;
+    pj["base"] = plan.base_scenario;
+    pj["runtime"] = plan.runtime;
+    for (const auto& p : plan.points) pj["points"].push_back({{"id", p.id}, {"seed", p.seed}, {"sets", p.sets}});
+    std::ofstream(out + "/plan.json") << pj.dump(1) << "\n";
+  }
+  SweepOutcome o;
+  std::deque<const SweepPoint*> todo;
+  for (const auto& p : plan.points) {
+    if (p.index % opt.shards != opt.shard) continue;
+    const std::string dir = out + "/runs/" + p.id;
+    if (finished(dir)) {
+      ++o.skipped;
+      continue;
+    }
+    fs::remove_all(dir);  // a broken or half-written run: start it again
+    todo.push_back(&p);
+  }
+  const int total = int(todo.size());
+  const std::string exe = real::self_exe();
+  struct sigaction sa {};
+  sa.sa_handler = on_signal;
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+  std::map<pid_t, const SweepPoint*> running;
+  const auto t0 = Clock::now();
+  int done = 0;
+  auto progress = [&] {
+    if (!opt.progress) return;
+    const double el = std::chrono::duration<double>(Clock::now() - t0).count();
+    const double eta = done > 0 ? el / done * (total - done) : 0;
+    std::fprintf(stderr, "[sweep %s] %d/%d done, %zu running, %d failed, %d already finished, %.0f s elapsed%s\n",
+                 plan.name.c_str(), done, total, running.size(), o.failed, o.skipped, el,
+                 done > 0 ? (", ETA " + std::to_string(int(eta + 0.5)) + " s").c_str() : "");
+  };
+  while ((!todo.empty() || !running.empty()) && !g_interrupted) {
+    while (!todo.empty() && int(running.size()) < opt.jobs) {
+      const SweepPoint* p = todo.front();
+      todo.pop_front();
+      const std::string dir = out + "/runs/" + p->id;
+      fs::create_directories(dir);
+      std::vector<std::string> args = {plan.runtime == "real" ? "launch" : "sim", plan.base_scenario, "--out", dir,
+                                       "-q"};
+      for (const auto& s : p->sets) args.insert(args.end(), {"--set", s});
+      running[real::spawn_process(exe, args, dir + "/log.txt")] = p;
+    }
+    int status = 0;
+    const pid_t pid = waitpid(-1, &status, 0);
+    if (pid < 0) continue;  // interrupted by a signal
+    auto it = running.find(pid);
+    if (it == running.end()) continue;
+    const SweepPoint* p = it->second;
+    running.erase(it);
+    ++done;
+    ++o.ran;
+    if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0) || !finished(out + "/runs/" + p->id)) {
+      ++o.failed;
+      std::fprintf(stderr, "[sweep %s] point %s failed; see %s/runs/%s/log.txt\n", plan.name.c_str(), p->id.c_str(),
+                   out.c_str(), p->id.c_str());
+    }
+    progress();
+  }
+  if (g_interrupted) {
+    for (auto& [pid, p] : running) kill(pid, SIGTERM);
+    for (auto& [pid, p] : running) waitpid(pid, nullptr, 0);
+    throw std::runtime_error("interrupted; rerun the same command to resume (finished points are kept)");
+  }
+  return o;
+}
+
+int write_results_csv(const SweepPlan& plan, const std::string& out) {
+  std::ofstream csv(out + "/results.csv");
+  csv << "point,seed";
+  for (const auto& a : plan.axes) csv << ',' << csv_cell(a);
+  // Summary fields that are also swept (e.g. architecture) appear once, as the axis.
+  std::vector<const char*> cols;
+  for (const char* c : kSummaryColumns)
+    if (std::find(plan.axes.begin(), plan.axes.end(), c) == plan.axes.end()) cols.push_back(c);
+  for (const char* c : cols) csv << ',' << c;
+  csv << ",wan_bytes,lan_bytes\n";
+  int rows = 0;
+  for (const auto& p : plan.points) {
+    const std::string dir = out + "/runs/" + p.id;
+    if (!finished(dir)) continue;
+    const nlohmann::json s = load_json_file(dir + "/summary.json");
+    csv << p.id << ',' << p.seed;
+    for (const auto& [k, v] : p.values) csv << ',' << csv_cell(v);
+    for (const char* c : cols) csv << ',' << csv_cell(s.value(c, nlohmann::json()));
+    csv << ',' << s["bytes"]["wan"].dump() << ',' << s["bytes"]["lan"].dump() << '\n';
+    ++rows;
+  }
+  return rows;
+}
+
+}  // namespace geotrain::cli

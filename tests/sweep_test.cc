@@ -1,0 +1,140 @@
+// geotrain sweep: resumable after an interruption, shards merge to the unsharded result.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <thread>
+
+#include "core/sweep/sweep_plan.h"
+#include "tests/test_util.h"
+
+namespace geotrain {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::run_geotrain;
+using testing::source_path;
+
+// An 8-point sweep of short synthetic runs: 2 architectures x 2 zipped rows x 2 seeds.
+std::string write_sweep(const std::string& dir, int rounds) {
+  fs::create_directories(dir);
+  nlohmann::json s;
+  s["name"] = "tiny";
+  s["base"] = source_path("scenarios/quickstart.json");
+  s["sets"] = {R"(model={"kind":"mlp","hidden":[32]})", R"(dataset={"kind":"synthetic","features":64})",
+               "stop.rounds=" + std::to_string(rounds), "eval.every_rounds=50"};
+  s["grid"] = {{"architecture", {"hips", "flat"}}};
+  s["zip"] = {{"batch_size", {16, 64}}, {"optimizer.lr", {0.05, 0.02}}};
+  s["seeds"] = {1, 2};
+  const std::string path = dir + "/sweep.json";
+  std::ofstream(path) << s.dump(1);
+  return path;
+}
+
+std::vector<std::string> lines_without_wall_time(const std::string& csv) {
+  std::ifstream in(csv);
+  std::vector<std::string> out;
+  int wall_col = -1;
+  for (std::string line; std::getline(in, line);) {
+    std::vector<std::string> cells;
+    std::stringstream ss(line);
+    for (std::string c; std::getline(ss, c, ',');) cells.push_back(c);
+    if (wall_col < 0)
+      for (std::size_t i = 0; i < cells.size(); ++i)
+        if (cells[i] == "wall_time_s") wall_col = int(i);
+    if (wall_col >= 0 && wall_col < int(cells.size())) cells.erase(cells.begin() + wall_col);
+    std::string joined;
+    for (const auto& c : cells) joined += c + ",";
+    out.push_back(joined);
+  }
+  return out;
+}
+
+TEST(Sweep, PlanExpandsGridTimesZipTimesSeedsInAFixedOrder) {
+  const std::string dir = "/tmp/geotrain-test-sweep-plan-" + std::to_string(::getpid());
+  const SweepPlan plan = load_sweep(write_sweep(dir, 10));
+  ASSERT_EQ(plan.points.size(), 8u);  // 2 architectures x 2 zipped rows x 2 seeds
+  EXPECT_EQ(plan.points[0].values[0].second, "hips");
+  EXPECT_EQ(plan.points[0].seed, 1u);
+  EXPECT_EQ(plan.points[1].seed, 2u);
+  EXPECT_EQ(plan.points[2].values[1].second, 64);  // zip row 2: batch 64 with lr 0.02
+  EXPECT_EQ(plan.points[2].values[2].second, 0.02);
+  EXPECT_EQ(plan.points[4].values[0].second, "flat");
+  fs::remove_all(dir);
+}
+
+TEST(Sweep, InterruptedSweepResumesAndRunsEveryPointExactlyOnce) {
+  const std::string dir = "/tmp/geotrain-test-sweep-resume-" + std::to_string(::getpid());
+  fs::remove_all(dir);
+  const std::string sweep = write_sweep(dir, 1500);
+  const std::string out = dir + "/out";
+  // Start, wait until two points have finished, interrupt.
+  const pid_t pid = fork();
+  if (pid == 0) {
+    execl(GEOTRAIN_BIN, GEOTRAIN_BIN, "sweep", sweep.c_str(), "--out", out.c_str(), "-j", "2", "-q", nullptr);
+    _exit(127);
+  }
+  auto finished = [&] {
+    int n = 0;
+    if (fs::exists(out + "/runs"))
+      for (const auto& d : fs::directory_iterator(out + "/runs")) n += fs::exists(d.path() / "summary.json");
+    return n;
+  };
+  for (int i = 0; i < 600 && finished() < 2; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  kill(pid, SIGTERM);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  EXPECT_NE(WEXITSTATUS(status), 0) << "an interrupted sweep must not report success";
+  std::map<std::string, fs::file_time_type> before;
+  for (const auto& d : fs::directory_iterator(out + "/runs"))
+    if (fs::exists(d.path() / "summary.json"))
+      before[d.path().filename()] = fs::last_write_time(d.path() / "summary.json");
+  ASSERT_GE(before.size(), 2u);
+  ASSERT_LT(before.size(), 8u) << "interrupted too late to test resuming";
+  const auto r = run_geotrain("sweep " + sweep + " --out " + out + " -j 2 -q");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find(std::to_string(before.size()) + " already finished"), std::string::npos) << r.output;
+  for (const auto& [id, t] : before)  // finished points were not run again
+    EXPECT_EQ(fs::last_write_time(out + "/runs/" + id + "/summary.json"), t) << id;
+  const auto rows = lines_without_wall_time(out + "/results.csv");
+  ASSERT_EQ(rows.size(), 9u);  // header + 8 points, each once
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(rows[i + 1].substr(0, 6), "p000" + std::to_string(i) + ",");
+  fs::remove_all(dir);
+}
+
+TEST(Sweep, TwoShardsMergedGiveTheUnshardedResults) {
+  const std::string dir = "/tmp/geotrain-test-sweep-shards-" + std::to_string(::getpid());
+  fs::remove_all(dir);
+  const std::string sweep = write_sweep(dir, 30);
+  for (const char* shard : {"0/2", "1/2"}) {
+    const auto r = run_geotrain("sweep " + sweep + " --out " + dir + "/sharded -q --shard " + shard);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+  }
+  const auto whole = run_geotrain("sweep " + sweep + " --out " + dir + "/whole -q -j 2");
+  ASSERT_EQ(whole.exit_code, 0) << whole.output;
+  const auto a = lines_without_wall_time(dir + "/sharded/results.csv");
+  EXPECT_EQ(a.size(), 9u);
+  EXPECT_EQ(a, lines_without_wall_time(dir + "/whole/results.csv"));
+  fs::remove_all(dir);
+}
+
+TEST(Sweep, AnInvalidPointIsRejectedBeforeAnythingRuns) {
+  const std::string dir = "/tmp/geotrain-test-sweep-bad-" + std::to_string(::getpid());
+  fs::create_directories(dir);
+  std::ofstream(dir + "/s.json") << R"({"name":"bad","base":")" + source_path("scenarios/quickstart.json") +
+                                        R"(","grid":{"batch_size":[32,-1]}})";
+  const auto r = run_geotrain("sweep " + dir + "/s.json --out " + dir + "/out -q");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("point p0001"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("/batch_size"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir + "/out/runs"));
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace geotrain
