@@ -12,6 +12,7 @@ void add_launch(CLI::App& app);
 void add_real(CLI::App& app);
 void add_collect(CLI::App& app);
 void add_sweep(CLI::App& app);
+void add_regress(CLI::App& app);
 int exit_code();
 
 }  // namespace geotrain::cli

@@ -51,7 +51,8 @@ def main():
 
     shipped = sorted(glob.glob(os.path.join(src, "scenarios/*.json")) +
                      glob.glob(os.path.join(src, "topologies/*.json")))
-    shipped = [p for p in shipped if not p.endswith(".schema.json")]
+    shipped += sorted(glob.glob(os.path.join(src, "scenarios/regress/*.json")))
+    shipped = [p for p in shipped if not p.endswith(".schema.json") and not p.endswith(".expected.json")]
     for p in shipped:
         doc = load(p)
         v = topo_v if "dcs" in doc else scen_v
