@@ -119,3 +119,30 @@ TEST(Sim, CentralPartyWorkersTrainThroughALocalServerInTheCentralDc) {
 
 }  // namespace
 }  // namespace geotrain
+
+namespace geotrain {
+namespace {
+
+class ShippedTopology : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(ShippedTopology, RunsAFewRounds) {
+  const Scenario sc =
+      load_scenario(testing::source_path("scenarios/quickstart.json"),
+                    {std::string("topology=\"../topologies/") + GetParam() + ".json\"", R"(model={"kind":"softmax"})",
+                     R"(dataset={"kind":"synthetic"})", "stop.rounds=3"});
+  const RunResult r = sim::run_simulation(sc);
+  EXPECT_EQ(r.rounds, 3);
+  EXPECT_EQ(r.worker_steps, 3 * sc.topology.total_workers());
+  EXPECT_GT(r.bytes.wan_bytes, 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(All, ShippedTopology, ::testing::Values("quickstart", "2dc", "4dc", "8dc-hetero", "16dc"),
+                         [](const auto& info) {
+                           std::string n = info.param;
+                           for (auto& c : n)
+                             if (c == '-') c = '_';
+                           return n;
+                         });
+
+}  // namespace
+}  // namespace geotrain
