@@ -21,6 +21,9 @@ pid_t spawn_process(const std::string& exe, const std::vector<std::string>& args
   argv.push_back(nullptr);
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
+  // The child must not inherit our sockets (relays, links): a connection
+  // duplicated into another process does not close when we close it.
+  posix_spawn_file_actions_addclosefrom_np(&fa, 3);
   if (!log.empty()) {
     posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
     posix_spawn_file_actions_adddup2(&fa, STDOUT_FILENO, STDERR_FILENO);

@@ -1,6 +1,7 @@
 #include "real/real_node.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -115,8 +116,16 @@ void RealNode::send_frame(NodeId to, FrameType t, std::shared_ptr<const ByteSpan
   link(to).send(t, std::move(body), priority);
 }
 
+namespace {
+// GEOTRAIN_TRACE=1 logs every message a node sends and receives.
+const bool kTraceMessages = std::getenv("GEOTRAIN_TRACE") != nullptr;
+}  // namespace
+
 void RealNode::send(Message msg) {
   msg.from = self_;
+  if (kTraceMessages)
+    log("send " + std::string(to_string(msg.kind)) + " r" + std::to_string(msg.round) + " -> " +
+        std::to_string(msg.to));
   if (msg.channel == Channel::kBestEffort) return send_datagrams(msg);
   auto body = std::make_shared<const ByteSpans>(encode_message_spans(msg));
   send_frame(msg.to, FrameType::kMessage, std::move(body), msg.priority);
@@ -178,7 +187,10 @@ void RealNode::receive_datagram() {
         for (auto& p : r.parts) all.insert(all.end(), p.begin(), p.end());
         udp_partial_.erase({from, id});
         Message m = decode_message(all.data(), all.size());
-        if (started_ && actor_) asio::post(io_, [this, m = std::move(m)] { actor_->on_message(m); });
+        if (!started_)
+          early_.push_back(std::move(m));
+        else
+          asio::post(io_, [this, m = std::move(m)] { actor_->on_message(m); });
       }
       // Forget partial messages older than 30 s (their other datagrams were lost).
       for (auto it = udp_partial_.begin(); it != udp_partial_.end();)
@@ -237,11 +249,19 @@ void RealNode::on_frame(NodeId peer, Frame&& f) {
   switch (f.type) {
     case FrameType::kMessage: {
       Message m = std::move(f.message);
+      if (kTraceMessages)
+        log("recv " + std::string(to_string(m.kind)) + " r" + std::to_string(m.round) + " <- " + std::to_string(peer) +
+            (started_ ? "" : " (before our GO: held until start)"));
       if (m.from != peer || m.to != self_) {
         log("node " + std::to_string(peer) + " sent a message with forged addressing; dropped");
         return;
       }
-      if (started_) asio::post(io_, [this, m = std::move(m)] { actor_->on_message(m); });
+      // A peer that got GO sooner may message us before our GO arrives: hold
+      // such messages and deliver them once our actor has started.
+      if (!started_)
+        early_.push_back(std::move(m));
+      else
+        asio::post(io_, [this, m = std::move(m)] { actor_->on_message(m); });
       return;
     }
     case FrameType::kReady: {
@@ -258,10 +278,13 @@ void RealNode::on_frame(NodeId peer, Frame&& f) {
         return;
       }
       ready_.insert(peer);
+      log("node " + job_.deployment().nodes[peer].name + " ready (" + std::to_string(ready_.size()) + "/" +
+          std::to_string(job_.deployment().nodes.size() - 1) + ")");
       if (ready_.size() + 1 == job_.deployment().nodes.size()) {
         epoch_ = WallClock::now();
         for (const auto& n : job_.deployment().nodes)
           if (n.id != self_) go(n.id, false);
+        log("all " + std::to_string(ready_.size()) + " nodes ready; starting the job");
         start_actor(false);
       }
       return;
@@ -270,6 +293,7 @@ void RealNode::on_frame(NodeId peer, Frame&& f) {
       if (started_ || f.body.size() != 9) return;
       epoch_ = WallClock::time_point(
           std::chrono::duration_cast<WallClock::duration>(std::chrono::nanoseconds(get<std::int64_t>(f.body.data()))));
+      log(f.body[8] == 1 ? "joining the running job" : "start");
       start_actor(f.body[8] == 1);
       return;
     case FrameType::kShutdown:
@@ -295,6 +319,8 @@ void RealNode::start_actor(bool rejoin) {
     else
       actor_->start();
   });
+  for (auto& m : early_) asio::post(io_, [this, m = std::move(m)] { actor_->on_message(m); });
+  early_.clear();
 }
 
 void RealNode::heartbeat() {

@@ -103,7 +103,8 @@ class RealNode : public Runtime {
   std::set<NodeId> down_;
   std::vector<NodeEvent> events_;
   bool started_ = false, stopping_ = false;
-  std::set<NodeId> ready_;  // global server: nodes that reported READY
+  std::set<NodeId> ready_;      // global server: nodes that reported READY
+  std::vector<Message> early_;  // arrived before our GO; delivered at start
   struct Reassembly {
     std::vector<Bytes> parts;
     std::size_t have = 0;

@@ -88,9 +88,18 @@ void GlobalServer::rejoin() {
     }
     if (ctx_.monitor) ctx_.monitor->restore(rows, ttt);
     publish();
-    restored_rounds_ = rounds_;
   }
+  restored_rounds_ = rounds_;
+  resync_children();
+}
+
+// Until the first round after a restart is applied, repeat the resync every
+// second: a resync (or the pushes it triggers) may be lost with the links the
+// crash broke. Children treat repeats idempotently (duplicate pushes are ignored).
+void GlobalServer::resync_children() {
+  if (stopped_ || rounds_ != restored_rounds_) return;
   for (NodeId c : spec_.children) rt_.send(make_message(MsgKind::kControl, spec_.id, c, rounds_));
+  rt_.schedule(kNsPerSecond, [this] { resync_children(); });
 }
 
 }  // namespace geotrain

@@ -37,6 +37,7 @@ class GlobalServer : public Actor {
  private:
   void apply_round();
   void publish();  // current_ = params_
+  void resync_children();
   Runtime& rt_;
   NodeSpec spec_;
   RoleContext ctx_;
