@@ -13,6 +13,7 @@ void add_real(CLI::App& app);
 void add_collect(CLI::App& app);
 void add_sweep(CLI::App& app);
 void add_regress(CLI::App& app);
+void add_report(CLI::App& app);
 int exit_code();
 
 }  // namespace geotrain::cli

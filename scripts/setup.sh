@@ -16,6 +16,7 @@ PKGS=(
   zlib1g-dev                              # reading the gzip-compressed IDX files
   dataset-fashion-mnist                   # the default real dataset (IDX files)
   python3 python3-jsonschema              # schema test for shipped JSON files
+  python3-matplotlib                      # geotrain report: PNG plots
 )
 
 missing=()

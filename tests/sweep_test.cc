@@ -138,3 +138,30 @@ TEST(Sweep, AnInvalidPointIsRejectedBeforeAnythingRuns) {
 
 }  // namespace
 }  // namespace geotrain
+
+namespace geotrain {
+namespace {
+
+TEST(Report, WritesPlotsAndASelfContainedPageForASweep) {
+  const std::string dir = "/tmp/geotrain-test-report-" + std::to_string(::getpid());
+  fs::remove_all(dir);
+  const std::string sweep = write_sweep(dir, 30);
+  ASSERT_EQ(run_geotrain("sweep " + sweep + " --out " + dir + "/out -q -j 2").exit_code, 0);
+  const auto r = run_geotrain("report " + dir + "/out");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  for (const char* png : {"accuracy_vs_time.png", "time_to_target.png", "bytes.png", "dc_fractions.png"}) {
+    std::ifstream f(dir + "/out/report/" + png, std::ios::binary);
+    char magic[8] = {};
+    f.read(magic, 8);
+    EXPECT_EQ(std::string(magic + 1, 3), "PNG") << png;
+  }
+  std::ifstream page(dir + "/out/report/index.html");
+  const std::string html((std::istreambuf_iterator<char>(page)), {});
+  EXPECT_NE(html.find("data:image/png;base64,"), std::string::npos);  // plots embedded
+  EXPECT_NE(html.find("p0007"), std::string::npos);                   // every point in the table
+  EXPECT_EQ(html.find("src='report/"), std::string::npos);            // no external files
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace geotrain

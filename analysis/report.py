@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""geotrain report: plots and one self-contained HTML page for a run or a sweep.
+
+usage: report.py DIR
+  DIR/summary.json            -> a single run
+  DIR/results.csv + DIR/runs/ -> a sweep (every finished point)
+Writes DIR/report/{accuracy_vs_time,time_to_target,bytes,dc_fractions}.png and
+DIR/report/index.html (PNGs embedded, so the page is one file).
+"""
+import base64
+import csv
+import html
+import json
+import os
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def load_runs(d):
+    """[(label, summary, timeline rows)] for a run dir or a sweep dir."""
+    def one(run_dir, label):
+        with open(os.path.join(run_dir, "summary.json")) as f:
+            s = json.load(f)
+        rows = []
+        tl = os.path.join(run_dir, "timeline.csv")
+        if os.path.exists(tl):
+            with open(tl) as f:
+                rows = [{k: float(v) for k, v in r.items()} for r in csv.DictReader(f)]
+        return label, s, rows
+
+    if os.path.exists(os.path.join(d, "summary.json")):
+        return [one(d, os.path.basename(os.path.normpath(d)))], None
+    res = os.path.join(d, "results.csv")
+    if not os.path.exists(res):
+        sys.exit(f"error: {d}: neither summary.json (a run) nor results.csv (a sweep)")
+    with open(res) as f:
+        table = list(csv.DictReader(f))
+    # Swept axes are the columns between "seed" and the summary fields.
+    header = list(table[0].keys()) if table else []
+    axes = header[header.index("seed") + 1:header.index("final_test_accuracy")] if header else []
+    runs = []
+    for r in table:
+        label = r["point"] + " " + " ".join(f"{a.split('.')[-1]}={r[a]}" for a in axes + ["seed"])
+        runs.append(one(os.path.join(d, "runs", r["point"]), label))
+    return runs, table
+
+
+SUMMARY_COLUMNS = {"final_test_accuracy", "final_loss", "time_to_target_s", "sim_time_s", "wall_time_s", "rounds",
+                   "time_per_round_s", "worker_steps", "wan_bytes_per_round", "events", "runtime", "architecture",
+                   "policy", "wan_bytes", "lan_bytes"}
+
+
+def save(fig, out, name):
+    path = os.path.join(out, name)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def main():
+    d = sys.argv[1]
+    runs, table = load_runs(d)
+    out = os.path.join(d, "report")
+    os.makedirs(out, exist_ok=True)
+    pngs = []
+
+    fig, ax = plt.subplots(figsize=(9, 5))
+    for label, s, rows in runs:
+        if rows:
+            ax.plot([r["time_s"] for r in rows], [r["test_accuracy"] for r in rows], marker=".", label=label)
+    target = runs[0][1].get("target_accuracy") if runs else None
+    if target:
+        ax.axhline(target, color="grey", linestyle="--", linewidth=1, label=f"target {target}")
+    ax.set_xlabel("time (s, simulated or elapsed)")
+    ax.set_ylabel("test accuracy")
+    ax.set_title("Accuracy vs time")
+    ax.legend(fontsize=7, ncol=2)
+    pngs.append(("Accuracy vs time, per run", save(fig, out, "accuracy_vs_time.png")))
+
+    # Time to target: mean per (architecture, policy) group; runs that never reached it are counted apart.
+    groups = {}
+    for label, s, rows in runs:
+        key = f"{s['architecture']}/{s['policy']}"
+        groups.setdefault(key, []).append(s.get("time_to_target_s"))
+    fig, ax = plt.subplots(figsize=(7, 4))
+    names = sorted(groups)
+    means = [sum(v for v in groups[n] if v is not None) / max(1, sum(v is not None for v in groups[n])) for n in names]
+    bars = ax.bar(names, means, color="#4878a8")
+    for b, n in zip(bars, names):
+        missed = sum(v is None for v in groups[n])
+        ax.annotate(f"{len(groups[n]) - missed}/{len(groups[n])} reached", (b.get_x() + b.get_width() / 2, b.get_height()),
+                    ha="center", va="bottom", fontsize=8)
+    ax.set_ylabel("mean time to target (s)")
+    ax.set_title(f"Time to target accuracy {target} by architecture/policy")
+    pngs.append(("Time to target per policy", save(fig, out, "time_to_target.png")))
+
+    fig, ax = plt.subplots(figsize=(9, 4.5))
+    xs = range(len(runs))
+    ax.bar([x - 0.2 for x in xs], [s["bytes"]["wan"] / 1e6 for _, s, _ in runs], width=0.4, label="WAN")
+    ax.bar([x + 0.2 for x in xs], [s["bytes"]["lan"] / 1e6 for _, s, _ in runs], width=0.4, label="LAN")
+    ax.set_xticks(list(xs))
+    ax.set_xticklabels([l for l, _, _ in runs], rotation=60, ha="right", fontsize=7)
+    ax.set_ylabel("MB on the wire")
+    ax.set_yscale("log")
+    ax.set_title("WAN and LAN bytes per run")
+    ax.legend()
+    pngs.append(("WAN/LAN bytes per run", save(fig, out, "bytes.png")))
+
+    dcs = {}
+    for _, s, _ in runs:
+        for dc in s["dcs"]:
+            if dc["workers"] > 0:
+                dcs.setdefault(dc["name"], []).append((dc["compute_busy_fraction"], dc["blocked_fraction"]))
+    fig, ax = plt.subplots(figsize=(7, 4))
+    names = sorted(dcs)
+    busy = [sum(b for b, _ in dcs[n]) / len(dcs[n]) for n in names]
+    blocked = [sum(k for _, k in dcs[n]) / len(dcs[n]) for n in names]
+    ax.bar(names, busy, label="compute busy", color="#59a14f")
+    ax.bar(names, blocked, bottom=busy, label="blocked on sync", color="#e15759")
+    ax.set_ylim(0, 1.05)
+    ax.set_ylabel("fraction of run time (mean over runs)")
+    ax.set_title("Per-DC compute-busy and blocked fractions")
+    ax.legend()
+    pngs.append(("Per-DC busy/blocked", save(fig, out, "dc_fractions.png")))
+
+    cols = ["run", "runtime", "architecture", "policy", "final_test_accuracy", "time_to_target_s", "sim_time_s",
+            "rounds", "time_per_round_s", "WAN MB", "LAN MB", "wall_time_s"]
+    rows_html = []
+    for label, s, _ in runs:
+        vals = [label, s["runtime"], s["architecture"], s["policy"], f"{s['final_test_accuracy']:.4f}",
+                "" if s.get("time_to_target_s") is None else f"{s['time_to_target_s']:.2f}", f"{s['sim_time_s']:.2f}",
+                str(s["rounds"]), f"{s['time_per_round_s']:.4f}", f"{s['bytes']['wan'] / 1e6:.2f}",
+                f"{s['bytes']['lan'] / 1e6:.2f}", f"{s['wall_time_s']:.2f}"]
+        rows_html.append("<tr>" + "".join(f"<td>{html.escape(v)}</td>" for v in vals) + "</tr>")
+    imgs = []
+    for title, path in pngs:
+        with open(path, "rb") as f:
+            b64 = base64.b64encode(f.read()).decode()
+        imgs.append(f"<h2>{html.escape(title)}</h2><img alt='{html.escape(title)}' src='data:image/png;base64,{b64}'>")
+    page = f"""<!doctype html><html><head><meta charset="utf-8"><title>geotrain report: {html.escape(d)}</title>
+<style>body{{font-family:sans-serif;margin:2em;max-width:1100px}} table{{border-collapse:collapse;font-size:13px}}
+td,th{{border:1px solid #ccc;padding:3px 6px;text-align:right}} td:first-child{{text-align:left}} img{{max-width:100%}}</style>
+</head><body><h1>geotrain report</h1><p>{len(runs)} run(s) from <code>{html.escape(os.path.abspath(d))}</code></p>
+<h2>Summary</h2><table><tr>{"".join(f"<th>{c}</th>" for c in cols)}</tr>{"".join(rows_html)}</table>
+{"".join(imgs)}</body></html>"""
+    with open(os.path.join(out, "index.html"), "w") as f:
+        f.write(page)
+    print(f"{len(runs)} run(s): {out}/index.html and {len(pngs)} PNGs")
+
+
+if __name__ == "__main__":
+    main()
