@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages geotrain needs, only those missing.
-# Usage: scripts/setup.sh            (needs root or sudo when something is missing)
+# Usage: scripts/setup.sh [--slurm]   (needs root or sudo when something is missing)
+#   --slurm  also a one-node Slurm (slurmctld, slurmd, client, munge) for the test
+#            that runs a sweep as a real Slurm job array
 set -euo pipefail
 
 PKGS=(
@@ -18,6 +20,8 @@ PKGS=(
   python3 python3-jsonschema              # schema test for shipped JSON files
   python3-matplotlib                      # geotrain report: PNG plots
 )
+
+[ "${1:-}" = "--slurm" ] && PKGS+=(slurmctld slurmd slurm-client munge)
 
 missing=()
 for p in "${PKGS[@]}"; do
