@@ -344,16 +344,16 @@ void RealNode::stop() {
   for (const auto& n : job_.deployment().nodes)
     if (n.id != self_ && !down_.count(n.id))
       send_frame(n.id, FrameType::kShutdown, std::make_shared<const ByteSpans>(), 100);
-  // Leave once every SHUTDOWN is written (or after 5 s if a peer is gone).
-  const auto deadline = Clock::now() + std::chrono::seconds(5);
-  auto check = std::make_shared<std::function<void()>>();
-  *check = [this, deadline, check] {
-    bool idle = true;
-    for (auto& [id, l] : out_) idle = idle && l->idle();
-    if (idle || Clock::now() > deadline) return io_.stop();
-    schedule(from_seconds(0.01), *check);
-  };
-  schedule(0, *check);
+  stop_when_flushed(Clock::now() + std::chrono::seconds(5));
+}
+
+// Leaves once every queued frame (the SHUTDOWNs) is written, or at the deadline
+// if a peer is gone.
+void RealNode::stop_when_flushed(Clock::time_point deadline) {
+  bool idle = true;
+  for (auto& [id, l] : out_) idle = idle && l->idle();
+  if (idle || Clock::now() > deadline) return io_.stop();
+  schedule(from_seconds(0.01), [this, deadline] { stop_when_flushed(deadline); });
 }
 
 void RealNode::run(Actor& actor, bool restore) {

@@ -78,6 +78,7 @@ class RealNode : public Runtime {
   void send_datagrams(const Message& m);
   void start_actor(bool rejoin);
   void heartbeat();
+  void stop_when_flushed(std::chrono::steady_clock::time_point deadline);
   void record(const std::string& what);
   std::int64_t epoch_unix_ns() const;
   void count_sent(NodeId to, std::size_t bytes);
