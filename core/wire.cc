@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "core/bytes.h"
+
 namespace geotrain {
 namespace {
 
@@ -10,8 +12,7 @@ class Writer {
   explicit Writer(std::size_t reserve) { out_.reserve(reserve); }
   template <class T>
   void put(T v) {
-    const auto* p = reinterpret_cast<const std::uint8_t*>(&v);
-    out_.insert(out_.end(), p, p + sizeof(T));
+    append_raw(out_, v);
   }
   void bytes(const void* p, std::size_t n) {
     const auto* b = static_cast<const std::uint8_t*>(p);
@@ -29,8 +30,7 @@ class Reader {
   template <class T>
   T get() {
     need(sizeof(T));
-    T v;
-    std::memcpy(&v, d_ + pos_, sizeof(T));
+    const T v = load_raw<T>(d_ + pos_);
     pos_ += sizeof(T);
     return v;
   }

@@ -2,33 +2,22 @@
 
 #include <cstring>
 
+#include "core/bytes.h"
 #include "real/checksum.h"
 
 namespace geotrain::real {
 namespace {
 
-template <class T>
-T load(const std::uint8_t* p) {
-  T v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-
-template <class T>
-void store(std::uint8_t* p, T v) {
-  std::memcpy(p, &v, sizeof v);
-}
-
 bool known_type(std::uint8_t t) { return t >= 1 && t <= std::uint8_t(FrameType::kFragment); }
 
 std::vector<std::uint8_t> header_with(FrameType t, std::size_t n, std::uint32_t crc) {
   std::vector<std::uint8_t> h(kFrameHeaderBytes);
-  store<std::uint32_t>(&h[0], kFrameMagic);
+  store_raw<std::uint32_t>(&h[0], kFrameMagic);
   h[4] = kFrameVersion;
   h[5] = std::uint8_t(t);
-  store<std::uint16_t>(&h[6], 0);
-  store<std::uint32_t>(&h[8], std::uint32_t(n));
-  store<std::uint32_t>(&h[12], crc);
+  store_raw<std::uint16_t>(&h[6], 0);
+  store_raw<std::uint32_t>(&h[8], std::uint32_t(n));
+  store_raw<std::uint32_t>(&h[12], crc);
   return h;
 }
 
@@ -53,15 +42,15 @@ std::vector<std::uint8_t> make_frame(FrameType t, const std::vector<std::uint8_t
 }
 
 void FrameDecoder::header_complete() {
-  if (load<std::uint32_t>(header_) != kFrameMagic) throw FrameError("bad frame magic");
+  if (load_raw<std::uint32_t>(header_) != kFrameMagic) throw FrameError("bad frame magic");
   if (header_[4] != kFrameVersion) throw FrameError("unsupported frame version " + std::to_string(header_[4]));
   if (!known_type(header_[5])) throw FrameError("unknown frame type " + std::to_string(header_[5]));
-  if (load<std::uint16_t>(header_ + 6) != 0) throw FrameError("reserved header bits set");
-  want_ = load<std::uint32_t>(header_ + 8);
+  if (load_raw<std::uint16_t>(header_ + 6) != 0) throw FrameError("reserved header bits set");
+  want_ = load_raw<std::uint32_t>(header_ + 8);
   if (want_ > max_body_)
     throw FrameError("frame of " + std::to_string(want_) + " bytes exceeds the limit of " + std::to_string(max_body_));
   type_ = FrameType(header_[5]);
-  crc_ = load<std::uint32_t>(header_ + 12);
+  crc_ = load_raw<std::uint32_t>(header_ + 12);
   running_crc_ = 0;
   got_ = 0;
   if (type_ == FrameType::kMessage)

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "core/bytes.h"
 #include "core/wire.h"
 
 namespace geotrain::real {
@@ -20,17 +21,6 @@ namespace {
 constexpr std::size_t kDatagramChunk = 60000;
 constexpr std::size_t kFragmentHeader = 4 + 8 + 2 + 2;
 
-template <class T>
-void put(Bytes& b, T v) {
-  const auto* p = reinterpret_cast<const std::uint8_t*>(&v);
-  b.insert(b.end(), p, p + sizeof v);
-}
-template <class T>
-T get(const std::uint8_t* p) {
-  T v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
 }  // namespace
 
 RealNode::RealNode(asio::io_context& io, const RealConfig& cfg, const TrainingJob& job, NodeId self, std::string secret)
@@ -139,10 +129,10 @@ void RealNode::send_datagrams(const Message& m) {
   const udp::endpoint dst(asio::ip::make_address(ep.host), ep.udp_port);
   for (std::uint16_t i = 0; i < count; ++i) {
     Bytes body;
-    put<std::int32_t>(body, self_);
-    put<std::uint64_t>(body, id);
-    put<std::uint16_t>(body, i);
-    put<std::uint16_t>(body, count);
+    append_raw<std::int32_t>(body, self_);
+    append_raw<std::uint64_t>(body, id);
+    append_raw<std::uint16_t>(body, i);
+    append_raw<std::uint16_t>(body, count);
     const std::size_t lo = std::size_t(i) * kDatagramChunk, hi = std::min(enc.size(), lo + kDatagramChunk);
     body.insert(body.end(), enc.begin() + long(lo), enc.begin() + long(hi));
     auto dgram = std::make_shared<Bytes>(make_frame(FrameType::kFragment, body));
@@ -168,9 +158,9 @@ void RealNode::receive_datagram() {
       Frame frame = parse_datagram(signed_part.data(), signed_part.size(), kDatagramChunk + 64);
       const Bytes& body = frame.body;
       if (frame.type != FrameType::kFragment || body.size() < kFragmentHeader) throw FrameError("not a fragment");
-      const NodeId from = get<std::int32_t>(body.data());
-      const auto id = get<std::uint64_t>(body.data() + 4);
-      const auto idx = get<std::uint16_t>(body.data() + 12), count = get<std::uint16_t>(body.data() + 14);
+      const NodeId from = load_raw<std::int32_t>(body.data());
+      const auto id = load_raw<std::uint64_t>(body.data() + 4);
+      const auto idx = load_raw<std::uint16_t>(body.data() + 12), count = load_raw<std::uint16_t>(body.data() + 14);
       if (count == 0 || idx >= count) throw FrameError("bad fragment index");
       auto& r = udp_partial_[{from, id}];
       if (r.parts.empty()) {
@@ -268,7 +258,7 @@ void RealNode::on_frame(NodeId peer, Frame&& f) {
       if (self_ != job_.deployment().global_server) return;
       auto go = [this](NodeId to, bool late) {
         Bytes b;
-        put<std::int64_t>(b, epoch_unix_ns());
+        append_raw<std::int64_t>(b, epoch_unix_ns());
         b.push_back(late ? 1 : 0);
         send_frame(to, FrameType::kGo, std::make_shared<const ByteSpans>(ByteSpans::of(std::move(b))), 100);
       };
@@ -291,8 +281,8 @@ void RealNode::on_frame(NodeId peer, Frame&& f) {
     }
     case FrameType::kGo:
       if (started_ || f.body.size() != 9) return;
-      epoch_ = WallClock::time_point(
-          std::chrono::duration_cast<WallClock::duration>(std::chrono::nanoseconds(get<std::int64_t>(f.body.data()))));
+      epoch_ = WallClock::time_point(std::chrono::duration_cast<WallClock::duration>(
+          std::chrono::nanoseconds(load_raw<std::int64_t>(f.body.data()))));
       log(f.body[8] == 1 ? "joining the running job" : "start");
       start_actor(f.body[8] == 1);
       return;

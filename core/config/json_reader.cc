@@ -31,6 +31,12 @@ std::string range_text(double min, double max) {
 ConfigError::ConfigError(const std::string& file, const std::string& pointer, const std::string& detail)
     : std::runtime_error(file + ": " + (pointer.empty() ? "/" : pointer) + ": " + detail) {}
 
+std::string resolve_path(const std::string& referring_file, const std::string& path) {
+  if (!path.empty() && path[0] == '/') return path;
+  const auto slash = referring_file.find_last_of('/');
+  return (slash == std::string::npos ? std::string(".") : referring_file.substr(0, slash)) + "/" + path;
+}
+
 nlohmann::json load_json_file(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw ConfigError(path, "", "cannot open file");

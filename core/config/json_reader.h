@@ -23,6 +23,10 @@ class ConfigError : public std::runtime_error {
   ConfigError(const std::string& file, const std::string& pointer, const std::string& detail);
 };
 
+// `path` as named inside the file `referring_file`: absolute paths stay, relative
+// ones are taken from that file's directory.
+std::string resolve_path(const std::string& referring_file, const std::string& path);
+
 // Parses a JSON file; a syntax error becomes a ConfigError with line and column.
 nlohmann::json load_json_file(const std::string& path);
 

@@ -3,11 +3,6 @@
 namespace geotrain {
 namespace {
 
-std::string dir_of(const std::string& path) {
-  const auto slash = path.find_last_of('/');
-  return slash == std::string::npos ? "." : path.substr(0, slash);
-}
-
 // `sets` are the --set assignments under "topology.", applied to the topology
 // itself (a referenced file or the inline object), with the prefix removed.
 Topology read_topology_ref(JsonReader& r, const std::string& scenario_file, nlohmann::json* resolved,
@@ -15,7 +10,7 @@ Topology read_topology_ref(JsonReader& r, const std::string& scenario_file, nloh
   const nlohmann::json& ref = r.raw("topology");
   if (ref.is_string()) {
     std::string p = ref.get<std::string>();
-    if (p.empty() || p[0] != '/') p = dir_of(scenario_file) + "/" + p;
+    p = resolve_path(scenario_file, p);
     nlohmann::json tj;
     try {
       tj = load_json_file(p);

@@ -8,11 +8,6 @@
 namespace geotrain {
 namespace {
 
-std::string dir_of(const std::string& path) {
-  const auto slash = path.find_last_of('/');
-  return slash == std::string::npos ? "." : path.substr(0, slash);
-}
-
 std::string assignment(const std::string& path, const nlohmann::json& v) { return path + "=" + v.dump(); }
 
 }  // namespace
@@ -25,8 +20,7 @@ SweepPlan load_sweep(const std::string& path) {
   r.raw("$schema");
   plan.name = r.string("name", {});
   plan.base_scenario = r.string("base", {});
-  if (plan.base_scenario.empty() || plan.base_scenario[0] != '/')
-    plan.base_scenario = dir_of(path) + "/" + plan.base_scenario;
+  plan.base_scenario = resolve_path(path, plan.base_scenario);
   plan.runtime = r.string("runtime", "sim", {"sim", "real"});
   std::vector<std::string> common;
   const auto& sets = r.raw("sets");
