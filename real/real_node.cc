@@ -201,6 +201,10 @@ void RealNode::listen() {
   acceptor_.bind(ep);
   acceptor_.listen();
   udp_.open(udp::v4());
+  // Best-effort tensors arrive as bursts of fragments; the default ~200 KiB receive buffer drops a burst while the
+  // node computes. The kernel caps this at net.core.rmem_max, so it is a request, not a guarantee.
+  boost::system::error_code ignored;
+  udp_.set_option(udp::socket::receive_buffer_size(8 << 20), ignored);
   udp_.bind(udp::endpoint(asio::ip::make_address(me.host), me.udp_port));
   accept();
   receive_datagram();
