@@ -30,6 +30,11 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
+std::int64_t unix_now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
 // A port that is free now for both TCP and UDP, drawn from below the kernel's
 // ephemeral range (32768+), so no relay or outgoing connection of this or a
 // concurrent launch can take it before the node binds it.
@@ -79,7 +84,7 @@ LinkSpec wan_path(const Topology& t, int a, int b) {
 }  // namespace
 
 RunResult merge_node_reports(const std::string& scenario, const std::vector<std::string>& sets, const std::string& out,
-                             const std::vector<int>& lost) {
+                             const std::vector<int>& lost, const std::vector<LauncherEvent>& events) {
   const Scenario sc = load_scenario(scenario, sets);
   const Deployment dep = plan_deployment(sc.topology, sc.architecture);
   RunResult r;
@@ -92,12 +97,14 @@ RunResult merge_node_reports(const std::string& scenario, const std::vector<std:
   std::vector<DcStats> dcs(sc.topology.dcs.size());
   std::uint64_t too_slow = 0, rejected = 0;
   double overrun = 0;
+  std::int64_t epoch_ns = 0;
+  std::vector<std::string> lost_names;
   for (const auto& n : dep.nodes) {
     const std::string path = out + "/nodes/" + std::to_string(n.id) + ".json";
     std::ifstream in(path);
     if (!in) {
       if (std::find(lost.begin(), lost.end(), n.id) != lost.end()) {
-        r.faults.push_back({-1, n.name, "killed; no report (its steps are not counted)"});
+        lost_names.push_back(n.name);
         continue;
       }
       throw std::runtime_error(path + ": missing node report (did node " + n.name + " finish?)");
@@ -117,6 +124,7 @@ RunResult merge_node_reports(const std::string& scenario, const std::vector<std:
       r.worker_steps += j["steps"].get<std::int64_t>();
     }
     if (n.role == Role::kGlobalServer) {
+      epoch_ns = j.value("epoch_unix_ns", std::int64_t{0});
       r.rounds = j["rounds"];
       r.sim_time_s = j["run_time_s"];
       if (!j["time_to_target_s"].is_null()) r.time_to_target_s = j["time_to_target_s"].get<double>();
@@ -131,6 +139,14 @@ RunResult merge_node_reports(const std::string& scenario, const std::vector<std:
     }
   }
   r.dcs = dcs;
+  for (const auto& e : events)
+    r.faults.push_back({double(e.unix_ns - epoch_ns) * 1e-9, dep.nodes.at(std::size_t(e.node)).name, e.event});
+  for (const auto& name : lost_names) {
+    // Without a launcher event the loss time is unknown: put it at the end rather than invent one.
+    const bool timed =
+        std::any_of(r.faults.begin(), r.faults.end(), [&](const FaultEvent& f) { return f.node == name; });
+    if (!timed) r.faults.push_back({r.sim_time_s, name, "lost; no report (its steps are not counted)"});
+  }
   std::stable_sort(r.faults.begin(), r.faults.end(),
                    [](const FaultEvent& a, const FaultEvent& b) { return a.time_s < b.time_s; });
   r.network = {{"network_model", "real sockets on loopback; WAN emulated by user-space relays"},
@@ -226,6 +242,7 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
   std::string failure;
   bool killed = false, restarted = false;
   Clock::time_point killed_at;
+  std::vector<LauncherEvent> launcher_events;
   while (!running.empty()) {
     int status = 0;
     const pid_t pid = waitpid(-1, &status, WNOHANG);
@@ -248,11 +265,15 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
       kill(pid_of[opt.fault.kill_node], SIGKILL);
       killed = true;
       killed_at = Clock::now();
+      launcher_events.push_back({opt.fault.kill_node, unix_now_ns(),
+                                 "killed by the launcher (SIGKILL)" +
+                                     std::string(opt.fault.restart ? "" : "; no report (its steps are not counted)")});
     }
     if (killed && opt.fault.restart && !restarted &&
         std::chrono::duration<double>(Clock::now() - killed_at).count() >= opt.fault.restart_after_s) {
       pid_of[opt.fault.kill_node] = start_node(opt.fault.kill_node);
       restarted = true;
+      launcher_events.push_back({opt.fault.kill_node, unix_now_ns(), "restarted by the launcher"});
     }
     if (opt.timeout_s > 0 && elapsed > opt.timeout_s && failure.empty()) {
       failure = "timed out after " + std::to_string(opt.timeout_s) + " s";
@@ -266,7 +287,7 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
 
   std::vector<int> lost;
   if (killed && !restarted) lost.push_back(opt.fault.kill_node);
-  RunResult r = merge_node_reports(scenario, sets, out, lost);
+  RunResult r = merge_node_reports(scenario, sets, out, lost, launcher_events);
   r.wall_time_s = std::chrono::duration<double>(Clock::now() - t0).count();
   r.network["wan_emulation"] = opt.emulate_wan;
   if (killed)

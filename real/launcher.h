@@ -29,9 +29,18 @@ struct LaunchOptions {
 RunResult launch(const std::string& scenario, const std::vector<std::string>& sets, const std::string& out,
                  const LaunchOptions& opt);
 
+// Something the launcher did to a node (a kill, a restart), stamped with the
+// system clock so it lands on the job's time axis next to the nodes' own events.
+struct LauncherEvent {
+  int node = -1;
+  std::int64_t unix_ns = 0;
+  std::string event;
+};
+
 // Merges OUT/nodes/*.json into a RunResult (used by launch and by multi-host
 // users). A node in `lost` (killed, never restarted) may lack a report.
+// `events` become fault events timed against the global server's epoch.
 RunResult merge_node_reports(const std::string& scenario, const std::vector<std::string>& sets, const std::string& out,
-                             const std::vector<int>& lost = {});
+                             const std::vector<int>& lost = {}, const std::vector<LauncherEvent>& events = {});
 
 }  // namespace geotrain::real

@@ -66,6 +66,8 @@ class RealNode : public Runtime {
   // is a restarted global server that resumes from its checkpoint.
   void run(Actor& actor, bool restore = false);
   const std::vector<NodeEvent>& events() const { return events_; }
+  // The job's time zero (the GO barrier), as nanoseconds since the Unix epoch.
+  std::int64_t epoch_unix_ns() const;
   const NodeCounters& counters() const { return counters_; }
   void log(const std::string& line) const;
 
@@ -80,7 +82,6 @@ class RealNode : public Runtime {
   void heartbeat();
   void stop_when_flushed(std::chrono::steady_clock::time_point deadline);
   void record(const std::string& what);
-  std::int64_t epoch_unix_ns() const;
   void count_sent(NodeId to, std::size_t bytes);
   OutboundLink& link(NodeId to);
 

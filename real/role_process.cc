@@ -53,6 +53,7 @@ int run_role(const RealConfig& cfg, NodeId id) {
   report["role"] = to_string(spec.role);
   report["dc"] = spec.dc;
   report["run_time_s"] = to_seconds(node.now());
+  report["epoch_unix_ns"] = node.epoch_unix_ns();
   const NodeCounters& c = node.counters();
   report["sent"] = {{"wan", c.sent.wan_bytes}, {"lan", c.sent.lan_bytes}};
   report["steps_too_slow"] = c.steps_too_slow;

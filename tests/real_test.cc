@@ -91,6 +91,11 @@ TEST(RealModeFaults, KilledWorkerIsDroppedAfterTheTimeoutAndTrainingCompletes) {
   EXPECT_EQ(s["rounds"], 300);
   EXPECT_TRUE(has_fault(s, "dc-a/local-server", "dc-a/worker1 declared down")) << s["faults"].dump(1);
   EXPECT_TRUE(has_fault(s, "dc-a/worker1", "killed")) << s["faults"].dump(1);
+  for (const auto& f : s["faults"])  // every event sits on the job's time axis, the kill about 2 s after launch
+    EXPECT_TRUE(f["time_s"] >= 0.0 && f["time_s"] <= s["sim_time_s"]) << f.dump();
+  // Faults are sorted by time: the kill precedes its detection.
+  const std::string all = s["faults"].dump();
+  EXPECT_LT(all.find("killed by the launcher"), all.find("declared down")) << s["faults"].dump(1);
 }
 
 TEST(RealModeFaults, RestartedWorkerRejoinsFromTheCurrentModel) {
