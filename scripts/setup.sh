@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages geotrain needs, only those missing.
 # Usage: scripts/setup.sh [--slurm]   (needs root or sudo when something is missing)
-#   --slurm  also a one-node Slurm (slurmctld, slurmd, client, munge) for the test
-#            that runs a sweep as a real Slurm job array
+#   --slurm  also what the cluster tests run for real: a one-node Slurm (slurmctld,
+#            slurmd, client, munge) for the sweep-as-job-array test, and GNU parallel
+#            for the test of examples/sweeps/parallel.sh
 set -euo pipefail
 
 PKGS=(
@@ -21,7 +22,7 @@ PKGS=(
   python3-matplotlib                      # geotrain report: PNG plots
 )
 
-[ "${1:-}" = "--slurm" ] && PKGS+=(slurmctld slurmd slurm-client munge)
+[ "${1:-}" = "--slurm" ] && PKGS+=(slurmctld slurmd slurm-client munge parallel)
 
 missing=()
 for p in "${PKGS[@]}"; do
