@@ -1,8 +1,9 @@
 // Real-mode transport throughput between two processes on loopback:
 //   BM_RawTcpPushPull       100 MB one way and 100 MB back over plain TCP sockets
-//   BM_GeotrainPushPull     the same over geotrain's path: encode a Push message of a
+//   BM_GeotrainPushPull/0   the same over geotrain's path: encode a Push message of a
 //                           100 MB tensor, frame (CRC-32C), authenticated link, decode;
 //                           the peer answers with a PullResponse of the same tensor
+//   BM_GeotrainPushPull/1   the same with both links in TLS 1.3 (what --tls puts on WAN links)
 // Counter MBps = 200 MB / time. README target: geotrain >= 70% of raw.
 // Run: build/geotrain-bench --benchmark_filter=PushPull
 #include <benchmark/benchmark.h>
@@ -17,6 +18,7 @@
 #include "real/auth.h"
 #include "real/inbound_link.h"
 #include "real/outbound_link.h"
+#include "real/tls.h"
 
 namespace geotrain {
 namespace {
@@ -69,16 +71,18 @@ Message tensor_message(MsgKind kind, NodeId from, NodeId to) {
 
 // Listens on a fresh port; on each authenticated Message frame, calls on_msg.
 struct Endpoint {
-  explicit Endpoint(std::uint16_t port = 0) : acc(io, {asio::ip::make_address("127.0.0.1"), port}) {}
+  Endpoint(std::uint16_t port, asio::ssl::context* tls_server)
+      : acc(io, {asio::ip::make_address("127.0.0.1"), port}), tls(tls_server) {}
   asio::io_context io;
   tcp::acceptor acc;
+  asio::ssl::context* tls;
   std::vector<std::shared_ptr<real::InboundLink>> links;
   std::function<void(Message&&)> on_msg;
   void accept() {
     acc.async_accept([this](const boost::system::error_code& e, tcp::socket s) {
       if (e) return;
       auto l = std::make_shared<real::InboundLink>(
-          std::move(s), kSecret, 2, std::size_t(1) << 30,
+          std::move(s), tls, kSecret, 2, std::size_t(1) << 30, [](std::int32_t, bool) { return std::string(); },
           [this](std::int32_t, real::Frame&& f) { on_msg(std::move(f.message)); },
           [](real::InboundLink*, const std::string&) {});
       links.push_back(l);
@@ -95,15 +99,25 @@ std::uint16_t free_port() {
 }
 
 void BM_GeotrainPushPull(benchmark::State& state) {
+  const bool use_tls = state.range(0) == 1;
+  std::unique_ptr<asio::ssl::context> tls_server, tls_client;
+  if (use_tls) {
+    real::TlsSettings t;
+    t.cert_file = t.ca_file = "/tmp/geotrain-bench-cert.pem";
+    t.key_file = "/tmp/geotrain-bench-key.pem";
+    real::write_self_signed_certificate(t.cert_file, t.key_file);
+    tls_server = real::tls_server_context(t);
+    tls_client = real::tls_client_context(t);
+  }
   // Each side listens on a port chosen before the fork, and connects to the other's.
   const std::uint16_t parent_port = free_port(), child_port = free_port();
   const pid_t child = fork();
   if (child == 0) {  // server: answers each push with a pull response of the same tensor
-    Endpoint me(child_port);
+    Endpoint me(child_port, tls_server.get());
     real::Endpoint to;
-    to.tcp_port = parent_port;
+    to.tcp_port = to.tls_port = parent_port;
     auto out = std::make_shared<real::OutboundLink>(
-        me.io, 1, kSecret, to, [](std::size_t) {}, [](const std::string&) { _exit(0); });
+        me.io, 1, kSecret, to, tls_client.get(), [](std::size_t) {}, [](const std::string&) { _exit(0); });
     me.on_msg = [&](Message&& m) {
       Message reply = make_message(MsgKind::kPullResponse, 1, 0, m.round, m.payload);
       out->send(real::FrameType::kMessage, std::make_shared<const ByteSpans>(encode_message_spans(reply)), 0);
@@ -112,11 +126,11 @@ void BM_GeotrainPushPull(benchmark::State& state) {
     me.io.run();
     _exit(0);
   }
-  Endpoint parent(parent_port);
+  Endpoint parent(parent_port, tls_server.get());
   real::Endpoint to;
-  to.tcp_port = child_port;
+  to.tcp_port = to.tls_port = child_port;
   auto out = std::make_shared<real::OutboundLink>(
-      parent.io, 0, kSecret, to, [](std::size_t) {}, [](const std::string&) {});
+      parent.io, 0, kSecret, to, tls_client.get(), [](std::size_t) {}, [](const std::string&) {});
   bool got = false;
   parent.on_msg = [&](Message&&) { got = true; };
   parent.accept();
@@ -132,7 +146,7 @@ void BM_GeotrainPushPull(benchmark::State& state) {
   state.counters["MBps"] =
       benchmark::Counter(2.0 * kBytes / 1e6 * double(state.iterations()), benchmark::Counter::kIsRate);
 }
-BENCHMARK(BM_GeotrainPushPull)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
+BENCHMARK(BM_GeotrainPushPull)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
 
 }  // namespace
 }  // namespace geotrain

@@ -23,6 +23,7 @@ struct LaunchArgs {
   double restart_after = 1;
   double failure_timeout = 5;
   std::int64_t checkpoint_every = 0;
+  std::string tls = "off";
 };
 }  // namespace
 
@@ -37,7 +38,8 @@ void add_launch(CLI::App& app) {
       "geotrain sim (runtime \"real\"), plus OUT/nodes/*.json and OUT/logs/*.log.\n\n"
       "Examples:\n"
       "  geotrain launch scenarios/quickstart.json --out out/q-real\n"
-      "  geotrain launch scenarios/quickstart.json --out out/q-kill --kill-node 3 --kill-after 5");
+      "  geotrain launch scenarios/quickstart.json --out out/q-kill --kill-node 3 --kill-after 5\n"
+      "  geotrain launch scenarios/quickstart.json --out out/q-tls --tls wan");
   c->add_option("scenario", a->scenario, "Scenario JSON file")->required();
   c->add_option("--out,-o", a->out, "Output directory")->required();
   c->add_option("--set,-s", a->sets, "Override a scenario value (as in geotrain sim). Repeatable.");
@@ -50,6 +52,10 @@ void add_launch(CLI::App& app) {
   c->add_option("--restart-after", a->restart_after, "... this many seconds after the kill (1)");
   c->add_option("--failure-timeout", a->failure_timeout, "Seconds of silence before a worker is dropped (5)");
   c->add_option("--checkpoint-every", a->checkpoint_every, "Global server checkpoints every N rounds (0 = never)");
+  c->add_option("--tls", a->tls,
+                "TLS 1.3 on links between data centres (wan), on every link (all), or none (off, the default);\n"
+                "uses a fresh self-signed certificate in OUT/launch/tls/")
+      ->check(CLI::IsMember({"off", "wan", "all"}));
   c->callback([a] {
     guarded([&] {
       real::LaunchOptions opt;
@@ -62,6 +68,7 @@ void add_launch(CLI::App& app) {
       opt.fault.restart_after_s = a->restart_after;
       opt.failure_timeout_s = a->failure_timeout;
       opt.checkpoint_every = a->checkpoint_every;
+      opt.tls = a->tls == "all" ? real::TlsLinks::kAll : a->tls == "wan" ? real::TlsLinks::kWan : real::TlsLinks::kOff;
       const RunResult r = real::launch(a->scenario, a->sets, a->out, opt);
       write_run_outputs(a->out, r);
       const double acc = r.timeline.empty() ? 0 : r.timeline.back().test_accuracy;

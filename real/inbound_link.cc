@@ -6,45 +6,56 @@ namespace geotrain::real {
 
 namespace asio = boost::asio;
 
-InboundLink::InboundLink(asio::ip::tcp::socket sock, std::string secret, int nodes, std::size_t max_frame,
-                         OnFrame on_frame, OnClosed on_closed)
-    : sock_(std::move(sock)),
-      auth_deadline_(sock_.get_executor()),
+namespace {
+std::shared_ptr<LinkStream> make_stream(asio::ip::tcp::socket sock, asio::ssl::context* tls) {
+  if (tls) return std::make_shared<LinkStream>(std::move(sock), *tls, LinkStream::Role::server);
+  return std::make_shared<LinkStream>(std::move(sock));
+}
+}  // namespace
+
+InboundLink::InboundLink(asio::ip::tcp::socket sock, asio::ssl::context* tls, std::string secret, int nodes,
+                         std::size_t max_frame, Admit admit, OnFrame on_frame, OnClosed on_closed)
+    : stream_(make_stream(std::move(sock), tls)),
+      auth_deadline_(stream_->socket().get_executor()),
       secret_(std::move(secret)),
       nodes_(nodes),
+      admit_(std::move(admit)),
       on_frame_(std::move(on_frame)),
       on_closed_(std::move(on_closed)),
       decoder_(max_frame) {}
 
 void InboundLink::start() {
   boost::system::error_code ec;
-  sock_.set_option(asio::ip::tcp::no_delay(true), ec);
-  nonce_ = random_bytes(kNonceBytes);
-  auto frame = std::make_shared<Bytes>(make_frame(FrameType::kChallenge, nonce_));
+  stream_->socket().set_option(asio::ip::tcp::no_delay(true), ec);
   auto self = shared_from_this();
-  asio::async_write(sock_, asio::buffer(*frame), [frame, self](const boost::system::error_code&, std::size_t) {});
   auth_deadline_.expires_after(std::chrono::seconds(5));
   auth_deadline_.async_wait([this, self](const boost::system::error_code& e) {
     if (!e && peer_ < 0) close("peer did not authenticate within 5 s");
   });
-  read();
+  stream_->async_handshake([this, self](const boost::system::error_code& e) {
+    if (closed_) return;
+    if (e) return close("TLS handshake failed: " + e.message());
+    nonce_ = random_bytes(kNonceBytes);
+    auto frame = std::make_shared<Bytes>(make_frame(FrameType::kChallenge, nonce_));
+    stream_->async_write(asio::buffer(*frame), [frame, self](const boost::system::error_code&, std::size_t) {});
+    read();
+  });
 }
 
 void InboundLink::close(const std::string& why) {
   if (closed_) return;
   closed_ = true;
   auth_deadline_.cancel();
-  boost::system::error_code ec;
-  sock_.close(ec);
+  stream_->close();
   on_closed_(this, why);
 }
 
 void InboundLink::read() {
   auto self = shared_from_this();
   const auto [dst, room] = decoder_.prepare();  // straight into the frame buffer: no extra copy
-  sock_.async_read_some(asio::buffer(dst, room), [this, self](const boost::system::error_code& e, std::size_t n) {
+  stream_->async_read_some(asio::buffer(dst, room), [this, self](const boost::system::error_code& e, std::size_t n) {
     if (closed_) return;
-    if (e == asio::error::eof) {
+    if (peer_closed(e)) {
       if (peer_ < 0) return close("peer left without authenticating");
       return close(decoder_.mid_frame() ? "truncated frame" : "peer closed");
     }
@@ -72,10 +83,12 @@ void InboundLink::on_frame(Frame&& f) {
     const Bytes expect = client_proof(secret_, nonce_, node);
     if (node < 0 || node >= nodes_ || !equal_ct(expect.data(), body.data() + sizeof node + kNonceBytes, kMacBytes))
       return close("peer failed authentication (wrong secret or unknown node id)");
+    if (const std::string refused = admit_(node, stream_->is_tls()); !refused.empty())
+      return close("node " + std::to_string(node) + " refused: " + refused);
     peer_ = node;
     auto frame = std::make_shared<Bytes>(make_frame(FrameType::kAccept, server_proof(secret_, client_nonce)));
     auto self = shared_from_this();
-    asio::async_write(sock_, asio::buffer(*frame), [frame, self](const boost::system::error_code&, std::size_t) {});
+    stream_->async_write(asio::buffer(*frame), [frame, self](const boost::system::error_code&, std::size_t) {});
     return;
   }
   on_frame_(peer_, std::move(f));

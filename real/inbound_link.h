@@ -1,8 +1,10 @@
-// The accepting side of one real-mode TCP link (a peer -> this node): sends a
-// nonce, checks the peer's proof of the shared secret, proves it back, then
-// decodes frames and hands them to the node. A peer that fails to
-// authenticate, or sends a malformed or oversize frame, is logged and
-// disconnected; nothing it sent reaches the node.
+// The accepting side of one real-mode TCP link (a peer -> this node): on a TLS
+// listener it first completes the TLS handshake; then it sends a nonce, checks
+// the peer's proof of the shared secret, asks the node whether that peer may
+// use this kind of link (a WAN peer may be required to use TLS), proves the
+// secret back, and decodes frames for the node. A peer that fails any of
+// this, or sends a malformed or oversize frame, is logged and disconnected;
+// nothing it sent reaches the node.
 #pragma once
 #include <boost/asio.hpp>
 #include <functional>
@@ -11,6 +13,7 @@
 
 #include "real/auth.h"
 #include "real/frame.h"
+#include "real/link_stream.h"
 
 namespace geotrain::real {
 
@@ -18,8 +21,11 @@ class InboundLink : public std::enable_shared_from_this<InboundLink> {
  public:
   using OnFrame = std::function<void(std::int32_t peer, Frame&&)>;
   using OnClosed = std::function<void(InboundLink*, const std::string& why)>;
-  InboundLink(boost::asio::ip::tcp::socket sock, std::string secret, int nodes, std::size_t max_frame, OnFrame on_frame,
-              OnClosed on_closed);
+  // Returns why `peer` may not use this link ("" = admitted); `tls` says whether it is a TLS link.
+  using Admit = std::function<std::string(std::int32_t peer, bool tls)>;
+  // `tls` (not owned; outlives the link) makes this the server side of a TLS link; nullptr = plain TCP.
+  InboundLink(boost::asio::ip::tcp::socket sock, boost::asio::ssl::context* tls, std::string secret, int nodes,
+              std::size_t max_frame, Admit admit, OnFrame on_frame, OnClosed on_closed);
   void start();
   void close(const std::string& why);
   std::int32_t peer() const { return peer_; }
@@ -28,10 +34,11 @@ class InboundLink : public std::enable_shared_from_this<InboundLink> {
   void read();
   void on_frame(Frame&& f);
 
-  boost::asio::ip::tcp::socket sock_;
-  boost::asio::steady_timer auth_deadline_;  // unauthenticated peers get 5 s
+  std::shared_ptr<LinkStream> stream_;
+  boost::asio::steady_timer auth_deadline_;  // unauthenticated peers get 5 s (TLS handshake included)
   std::string secret_;
   int nodes_;
+  Admit admit_;
   OnFrame on_frame_;
   OnClosed on_closed_;
   FrameDecoder decoder_;

@@ -20,6 +20,7 @@
 #include "real/auth.h"
 #include "real/process.h"
 #include "real/real_config.h"
+#include "real/tls.h"
 #include "real/wan_relay.h"
 
 namespace geotrain::real {
@@ -95,7 +96,7 @@ RunResult merge_node_reports(const std::string& scenario, const std::vector<std:
   r.target_accuracy = sc.stop.target_accuracy;
   r.scenario = sc.resolved;
   std::vector<DcStats> dcs(sc.topology.dcs.size());
-  std::uint64_t too_slow = 0, rejected = 0;
+  std::uint64_t too_slow = 0, rejected = 0, tls_links = 0;
   double overrun = 0;
   std::int64_t epoch_ns = 0;
   std::vector<std::string> lost_names;
@@ -115,6 +116,7 @@ RunResult merge_node_reports(const std::string& scenario, const std::vector<std:
     r.bytes.lan_bytes += j["sent"]["lan"].get<std::uint64_t>();
     too_slow += j["steps_too_slow"].get<std::uint64_t>();
     overrun += j["overrun_s"].get<double>();
+    tls_links += j.value("tls_links", std::uint64_t{0});
     rejected += j["rejected_links"].get<std::uint64_t>() + j["rejected_datagrams"].get<std::uint64_t>();
     if (n.role == Role::kWorker) {
       const double t = std::max(1e-9, j["run_time_s"].get<double>());
@@ -154,7 +156,8 @@ RunResult merge_node_reports(const std::string& scenario, const std::vector<std:
                {"timeline_bytes", "frame bytes sent by the global server only"},
                {"steps_too_slow", too_slow},
                {"compute_overrun_s", overrun},
-               {"rejected_links_and_datagrams", rejected}};
+               {"rejected_links_and_datagrams", rejected},
+               {"tls_links_accepted", tls_links}};
   return r;
 }
 
@@ -183,7 +186,18 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
     do e.tcp_port = free_port(io, port_rng);
     while (!taken.insert(e.tcp_port).second);
     e.udp_port = e.tcp_port;  // TCP and UDP port numbers are separate spaces
+    if (opt.tls != TlsLinks::kOff) {
+      do e.tls_port = free_port(io, port_rng);
+      while (!taken.insert(e.tls_port).second);
+    }
     cfg.nodes.push_back(e);
+  }
+  if (opt.tls != TlsLinks::kOff) {
+    fs::create_directories(out + "/launch/tls");
+    cfg.tls.links = opt.tls;
+    cfg.tls.cert_file = cfg.tls.ca_file = fs::absolute(out + "/launch/tls/cert.pem").string();
+    cfg.tls.key_file = fs::absolute(out + "/launch/tls/key.pem").string();
+    write_self_signed_certificate(cfg.tls.cert_file, cfg.tls.key_file);
   }
 
   // WAN relays: one per (source DC, destination node), sharing one emulated
@@ -201,11 +215,14 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
       for (int a = 0; a < int(sc.topology.dcs.size()); ++a) {
         if (a == dst.dc) continue;
         const Endpoint& e = cfg.nodes[dst.id];
-        relays.push_back(std::make_unique<WanRelay>(
-            io, asio::ip::tcp::endpoint(asio::ip::make_address(e.host), e.tcp_port),
-            asio::ip::udp::endpoint(asio::ip::make_address(e.host), e.udp_port), link(a, dst.dc), link(dst.dc, a)));
+        // Every relayed (cross-DC) link is a TLS link when TLS is on, at either setting.
+        const std::uint16_t port = opt.tls != TlsLinks::kOff ? e.tls_port : e.tcp_port;
+        relays.push_back(std::make_unique<WanRelay>(io, asio::ip::tcp::endpoint(asio::ip::make_address(e.host), port),
+                                                    asio::ip::udp::endpoint(asio::ip::make_address(e.host), e.udp_port),
+                                                    link(a, dst.dc), link(dst.dc, a)));
         Endpoint via;
         via.tcp_port = relays.back()->tcp_port();
+        if (opt.tls != TlsLinks::kOff) via.tls_port = via.tcp_port;
         via.udp_port = relays.back()->udp_port();
         for (const auto& src : dep.nodes)
           if (src.dc == a) cfg.routes[{src.id, dst.id}] = via;
@@ -290,6 +307,7 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
   RunResult r = merge_node_reports(scenario, sets, out, lost, launcher_events);
   r.wall_time_s = std::chrono::duration<double>(Clock::now() - t0).count();
   r.network["wan_emulation"] = opt.emulate_wan;
+  r.network["tls"] = to_string(opt.tls);
   if (killed)
     r.network["fault"] = {{"killed_node", dep.nodes[opt.fault.kill_node].name},
                           {"after_s", opt.fault.kill_after_s},

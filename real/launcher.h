@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/results.h"
+#include "real/real_config.h"
 
 namespace geotrain::real {
 
@@ -24,6 +25,8 @@ struct LaunchOptions {
   FaultPlan fault;
   double heartbeat_s = 0.5, failure_timeout_s = 5;
   std::int64_t checkpoint_every = 0;
+  // TLS on these links, with a fresh self-signed certificate in OUT/launch/tls/.
+  TlsLinks tls = TlsLinks::kOff;
 };
 
 RunResult launch(const std::string& scenario, const std::vector<std::string>& sets, const std::string& out,

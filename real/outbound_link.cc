@@ -8,9 +8,9 @@ namespace asio = boost::asio;
 using asio::ip::tcp;
 
 OutboundLink::OutboundLink(asio::io_context& io, std::int32_t self, std::string secret, Endpoint to,
-                           OnWritten on_written, OnFailed on_failed)
+                           asio::ssl::context* tls, OnWritten on_written, OnFailed on_failed)
     : io_(io),
-      sock_(io),
+      tls_(tls),
       retry_(io),
       handshake_deadline_(io),
       self_(self),
@@ -23,7 +23,7 @@ void OutboundLink::send(FrameType type, std::shared_ptr<const ByteSpans> body, i
   if (closed_) return;
   Pending p{frame_header(type, *body), std::move(body)};
   queue_.emplace(std::make_pair(-priority, seq_++), std::move(p));
-  if (!ready_ && !sock_.is_open() && attempts_ == 0) connect();
+  if (!ready_ && !stream_ && attempts_ == 0) connect();
   pump();
 }
 
@@ -31,63 +31,72 @@ void OutboundLink::close() {
   closed_ = true;
   retry_.cancel();
   handshake_deadline_.cancel();
-  boost::system::error_code ec;
-  sock_.close(ec);
+  if (stream_) stream_->close();
+}
+
+void OutboundLink::reconnect_later(std::chrono::milliseconds after) {
+  if (stream_) stream_->close();
+  stream_.reset();
+  client_nonce_.clear();
+  decoder_ = FrameDecoder(4096);
+  auto self = shared_from_this();
+  retry_.expires_after(after);
+  retry_.async_wait([this, self](const boost::system::error_code& w) {
+    if (!w) connect();
+  });
 }
 
 void OutboundLink::connect() {
   if (closed_) return;
   ++attempts_;
   boost::system::error_code ec;
-  const tcp::endpoint ep(asio::ip::make_address(to_.host, ec), to_.tcp_port);
+  const std::uint16_t port = tls_ ? to_.tls_port : to_.tcp_port;
+  const tcp::endpoint ep(asio::ip::make_address(to_.host, ec), port);
   if (ec) return on_failed_("bad peer address " + to_.host);
+  if (tls_ && port == 0) return on_failed_("TLS link, but the peer has no tls_port");
+  auto s = tls_ ? std::make_shared<LinkStream>(tcp::socket(io_), *tls_, LinkStream::Role::client)
+                : std::make_shared<LinkStream>(tcp::socket(io_));
+  stream_ = s;
   auto self = shared_from_this();
-  sock_.async_connect(ep, [this, self](const boost::system::error_code& e) {
-    if (closed_) return;
-    if (e) {  // the peer may not be listening yet: retry every 50 ms
-      boost::system::error_code ignored;
-      sock_.close(ignored);
-      retry_.expires_after(std::chrono::milliseconds(50));
-      retry_.async_wait([this, self](const boost::system::error_code& w) {
-        if (!w) connect();
-      });
-      return;
-    }
-    sock_.set_option(tcp::no_delay(true));
+  s->socket().async_connect(ep, [this, self, s](const boost::system::error_code& e) {
+    if (closed_ || s != stream_) return;
+    if (e) return reconnect_later(std::chrono::milliseconds(50));  // the peer may not be listening yet
+    boost::system::error_code ignored;
+    s->socket().set_option(tcp::no_delay(true), ignored);
     handshake_deadline_.expires_after(std::chrono::seconds(5));
-    handshake_deadline_.async_wait([this, self](const boost::system::error_code& w) {
-      if (w || ready_ || closed_) return;
-      boost::system::error_code ignored;
-      sock_.close(ignored);  // the pending read fails and the link reconnects
+    handshake_deadline_.async_wait([this, self, s](const boost::system::error_code& w) {
+      if (w || ready_ || closed_ || s != stream_) return;
+      s->close();  // the pending operation fails and the link reconnects
     });
-    read_frames();
+    s->async_handshake([this, self, s](const boost::system::error_code& h) {
+      if (closed_ || s != stream_) return;
+      if (h && h.category() == asio::error::get_ssl_category()) {  // a certificate the CA did not sign, etc.
+        close();
+        return on_failed_("TLS handshake with " + to_.host + ":" + std::to_string(to_.tls_port) +
+                          " failed: " + h.message());
+      }
+      if (h) return reconnect_later(std::chrono::milliseconds(100));  // dropped (peer restarting): retry
+      read_frames(s);
+    });
   });
 }
 
-void OutboundLink::read_frames() {
+void OutboundLink::read_frames(std::shared_ptr<LinkStream> s) {
   auto self = shared_from_this();
-  sock_.async_read_some(asio::buffer(rbuf_), [this, self](const boost::system::error_code& e, std::size_t n) {
-    if (closed_) return;
-    if (e && !ready_) {  // dropped during the handshake (peer restarting, relay without a peer): retry, keep the queue
-      boost::system::error_code ignored;
-      sock_.close(ignored);
-      client_nonce_.clear();
-      decoder_ = FrameDecoder(4096);
-      retry_.expires_after(std::chrono::milliseconds(100));
-      retry_.async_wait([this, self](const boost::system::error_code& w) {
-        if (!w) connect();
-      });
-      return;
-    }
+  s->async_read_some(asio::buffer(rbuf_), [this, self, s](const boost::system::error_code& e, std::size_t n) {
+    if (closed_ || s != stream_) return;
+    // Dropped during the handshake (peer restarting, relay without a peer): retry, keep the queue.
+    if (e && !ready_) return reconnect_later(std::chrono::milliseconds(100));
     if (e)
-      return on_failed_("connection to " + to_.host + ":" + std::to_string(to_.tcp_port) + " lost: " + e.message());
+      return on_failed_("connection to " + to_.host + ":" + std::to_string(tls_ ? to_.tls_port : to_.tcp_port) +
+                        " lost: " + e.message());
     try {
       decoder_.feed(rbuf_.data(), n, [this](Frame&& f) { on_frame(f.type, std::move(f.body)); });
     } catch (const FrameError& fe) {
       close();
       return on_failed_(std::string("bad frame from peer: ") + fe.what());
     }
-    if (!closed_) read_frames();
+    if (!closed_) read_frames(s);
   });
 }
 
@@ -103,8 +112,8 @@ void OutboundLink::on_frame(FrameType t, Bytes&& body) {
     const Bytes mac = client_proof(secret_, body, self_);
     resp.insert(resp.end(), mac.begin(), mac.end());
     auto frame = std::make_shared<Bytes>(make_frame(FrameType::kResponse, resp));
-    auto self = shared_from_this();
-    asio::async_write(sock_, asio::buffer(*frame), [frame, self](const boost::system::error_code&, std::size_t) {});
+    auto s = stream_;
+    s->async_write(asio::buffer(*frame), [frame, s](const boost::system::error_code&, std::size_t) {});
     return;
   }
   if (t == FrameType::kAccept && !ready_ && !client_nonce_.empty()) {
@@ -122,7 +131,7 @@ void OutboundLink::on_frame(FrameType t, Bytes&& body) {
 }
 
 void OutboundLink::pump() {
-  if (!ready_ || writing_ || queue_.empty() || closed_) return;
+  if (!ready_ || writing_ || queue_.empty() || closed_ || !stream_) return;
   writing_ = true;
   auto it = queue_.begin();
   auto p = std::make_shared<Pending>(std::move(it->second));
@@ -130,7 +139,8 @@ void OutboundLink::pump() {
   std::vector<asio::const_buffer> bufs{asio::buffer(p->header)};
   for (const auto& [ptr, n] : p->body->spans) bufs.emplace_back(ptr, n);
   auto self = shared_from_this();
-  asio::async_write(sock_, bufs, [this, self, p](const boost::system::error_code& e, std::size_t n) {
+  auto s = stream_;
+  s->async_write(bufs, [this, self, s, p](const boost::system::error_code& e, std::size_t n) {
     writing_ = false;
     if (closed_) return;
     if (e) return on_failed_("write failed: " + e.message());

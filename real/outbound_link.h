@@ -1,12 +1,15 @@
 // The connecting side of one real-mode TCP link (this node -> a peer):
 // connects (retrying until the peer listens, and again if the connection drops
 // before the handshake completes; queued frames wait), proves the shared
-// secret, then writes frames back to back, highest priority first. A failure
+// secret, then writes frames back to back, highest priority first. With a TLS
+// context it connects to the peer's TLS port and completes a TLS handshake
+// (the peer's certificate must chain to the CA) before that. A failure
 // after the handshake is reported (what was in flight may be lost; the
 // protocol above recovers). Owned by RealNode; all
 // callbacks run on the node's single io_context thread.
 #pragma once
 #include <boost/asio.hpp>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -15,6 +18,7 @@
 
 #include "real/auth.h"
 #include "real/frame.h"
+#include "real/link_stream.h"
 #include "real/real_config.h"
 
 namespace geotrain::real {
@@ -23,11 +27,13 @@ class OutboundLink : public std::enable_shared_from_this<OutboundLink> {
  public:
   using OnWritten = std::function<void(std::size_t bytes)>;
   using OnFailed = std::function<void(const std::string& why)>;
-  OutboundLink(boost::asio::io_context& io, std::int32_t self, std::string secret, Endpoint to, OnWritten on_written,
-               OnFailed on_failed);
+  // `tls` (not owned; outlives the link) selects TLS; nullptr = plain TCP.
+  OutboundLink(boost::asio::io_context& io, std::int32_t self, std::string secret, Endpoint to,
+               boost::asio::ssl::context* tls, OnWritten on_written, OnFailed on_failed);
   // Queues a frame; sends once authenticated. The body is shared, never copied.
   void send(FrameType type, std::shared_ptr<const ByteSpans> body, int priority);
   bool idle() const { return ready_ && !writing_ && queue_.empty(); }
+  bool is_tls() const { return tls_ != nullptr; }
   void close();
 
  private:
@@ -36,12 +42,14 @@ class OutboundLink : public std::enable_shared_from_this<OutboundLink> {
     std::shared_ptr<const ByteSpans> body;
   };
   void connect();
-  void read_frames();
+  void reconnect_later(std::chrono::milliseconds after);
+  void read_frames(std::shared_ptr<LinkStream> s);
   void on_frame(FrameType t, Bytes&& body);
   void pump();
 
   boost::asio::io_context& io_;
-  boost::asio::ip::tcp::socket sock_;
+  boost::asio::ssl::context* tls_;
+  std::shared_ptr<LinkStream> stream_;  // replaced on every connection attempt
   boost::asio::steady_timer retry_;
   boost::asio::steady_timer handshake_deadline_;  // a silent peer cannot stall the link
   std::int32_t self_;

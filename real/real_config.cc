@@ -1,5 +1,7 @@
 #include "real/real_config.h"
 
+#include <fstream>
+
 #include "core/config/json_reader.h"
 
 namespace geotrain::real {
@@ -10,14 +12,32 @@ Endpoint read_endpoint(JsonReader& r) {
   e.host = r.string("host", "127.0.0.1");
   e.tcp_port = std::uint16_t(r.integer("tcp_port", {}, 1, 65535));
   e.udp_port = std::uint16_t(r.integer("udp_port", {}, 1, 65535));
+  e.tls_port = std::uint16_t(r.integer("tls_port", 0, 0, 65535));
   return e;
 }
 
 nlohmann::json endpoint_json(const Endpoint& e) {
-  return {{"host", e.host}, {"tcp_port", e.tcp_port}, {"udp_port", e.udp_port}};
+  nlohmann::json j = {{"host", e.host}, {"tcp_port", e.tcp_port}, {"udp_port", e.udp_port}};
+  if (e.tls_port) j["tls_port"] = e.tls_port;
+  return j;
+}
+
+// A PEM file named in the config must be readable now, not at the first connection.
+std::string readable_file(JsonReader& r, const std::string& key) {
+  const std::string f = r.string(key, {});
+  if (!std::ifstream(f)) r.fail(key, "cannot read file \"" + f + "\"");
+  return f;
 }
 
 }  // namespace
+
+const char* to_string(TlsLinks l) {
+  switch (l) {
+    case TlsLinks::kWan: return "wan";
+    case TlsLinks::kAll: return "all";
+    default: return "off";
+  }
+}
 
 const Endpoint& RealConfig::route(NodeId from, NodeId to) const {
   auto it = routes.find({from, to});
@@ -43,6 +63,11 @@ nlohmann::json RealConfig::to_json() const {
   j["failure_timeout_s"] = failure_timeout_s;
   j["checkpoint_every"] = checkpoint_every;
   j["max_frame_bytes"] = max_frame_bytes;
+  if (tls.links != TlsLinks::kOff)
+    j["tls"] = {{"links", to_string(tls.links)},
+                {"cert_file", tls.cert_file},
+                {"key_file", tls.key_file},
+                {"ca_file", tls.ca_file}};
   return j;
 }
 
@@ -77,6 +102,18 @@ RealConfig load_real_config(const std::string& path) {
   c.failure_timeout_s = r.positive("failure_timeout_s", 5.0);
   c.checkpoint_every = r.integer("checkpoint_every", 0, 0);
   c.max_frame_bytes = std::uint64_t(r.integer("max_frame_bytes", std::int64_t(1) << 30, 1024));
+  if (!r.raw("tls").is_null()) {
+    JsonReader t = r.object("tls");
+    const std::string links = t.string("links", {}, {"wan", "all"});
+    c.tls.links = links == "all" ? TlsLinks::kAll : TlsLinks::kWan;
+    c.tls.cert_file = readable_file(t, "cert_file");
+    c.tls.key_file = readable_file(t, "key_file");
+    c.tls.ca_file = readable_file(t, "ca_file");
+    t.finish();
+    for (std::size_t i = 0; i < c.nodes.size(); ++i)
+      if (c.nodes[i].tls_port == 0)
+        r.fail("nodes/" + std::to_string(i) + "/tls_port", "expected a port: TLS is on, so every node listens for it");
+  }
   r.finish();
   return c;
 }

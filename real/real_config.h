@@ -18,7 +18,20 @@ struct Endpoint {
   std::string host = "127.0.0.1";
   std::uint16_t tcp_port = 0;
   std::uint16_t udp_port = 0;
+  std::uint16_t tls_port = 0;  // TLS listener (0 = none); required on every node when TLS is on
 };
+
+// Which links are wrapped in TLS. Best-effort UDP datagrams are authenticated
+// (HMAC) but never encrypted.
+enum class TlsLinks { kOff, kWan, kAll };  // wan: links between nodes of different data centres
+
+struct TlsSettings {
+  TlsLinks links = TlsLinks::kOff;
+  std::string cert_file, key_file;  // this node's certificate chain and private key (PEM), used when accepting
+  std::string ca_file;              // the CA (PEM) every peer's certificate must chain to
+};
+
+const char* to_string(TlsLinks l);
 
 struct RealConfig {
   std::string file;               // where this config was read from (for errors)
@@ -32,6 +45,7 @@ struct RealConfig {
   double failure_timeout_s = 5;                          // a worker silent this long is dropped from the round
   std::int64_t checkpoint_every = 0;                     // global server checkpoints every N rounds (0 = never)
   std::uint64_t max_frame_bytes = std::uint64_t(1) << 30;
+  TlsSettings tls;
 
   // Where `from` connects to reach `to`.
   const Endpoint& route(NodeId from, NodeId to) const;

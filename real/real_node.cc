@@ -8,6 +8,7 @@
 
 #include "core/bytes.h"
 #include "core/wire.h"
+#include "real/tls.h"
 
 namespace geotrain::real {
 
@@ -24,7 +25,18 @@ constexpr std::size_t kFragmentHeader = 4 + 8 + 2 + 2;
 }  // namespace
 
 RealNode::RealNode(asio::io_context& io, const RealConfig& cfg, const TrainingJob& job, NodeId self, std::string secret)
-    : io_(io), cfg_(cfg), job_(job), self_(self), secret_(std::move(secret)), acceptor_(io), udp_(io) {
+    : io_(io),
+      cfg_(cfg),
+      job_(job),
+      self_(self),
+      secret_(std::move(secret)),
+      acceptor_(io),
+      tls_acceptor_(io),
+      udp_(io) {
+  if (cfg.tls.links != TlsLinks::kOff) {
+    tls_server_ = tls_server_context(cfg.tls);
+    tls_client_ = tls_client_context(cfg.tls);
+  }
   std::seed_seq seq{job.scenario().seed, std::uint64_t(self), std::uint64_t(0x6765747261696eULL)};
   rng_.seed(seq);
   epoch_ = WallClock::now();
@@ -89,11 +101,27 @@ void RealNode::count_sent(NodeId to, std::size_t bytes) {
   (nodes[to].dc == nodes[self_].dc ? counters_.sent.lan_bytes : counters_.sent.wan_bytes) += bytes;
 }
 
+bool RealNode::tls_between(NodeId a, NodeId b) const {
+  const auto& nodes = job_.deployment().nodes;
+  return cfg_.tls.links == TlsLinks::kAll || (cfg_.tls.links == TlsLinks::kWan && nodes[a].dc != nodes[b].dc);
+}
+
+std::string RealNode::admit(NodeId peer, bool tls) {
+  if (tls) {
+    ++counters_.tls_links;
+    return "";
+  }
+  if (tls_between(peer, self_))
+    return std::string("must connect over TLS (tls.links = ") + to_string(cfg_.tls.links) + ")";
+  return "";
+}
+
 OutboundLink& RealNode::link(NodeId to) {
   auto& l = out_[to];
   if (!l) {
     l = std::make_shared<OutboundLink>(
-        io_, self_, secret_, cfg_.route(self_, to), [this, to](std::size_t n) { count_sent(to, n); },
+        io_, self_, secret_, cfg_.route(self_, to), tls_between(self_, to) ? tls_client_.get() : nullptr,
+        [this, to](std::size_t n) { count_sent(to, n); },
         [this, to](const std::string& why) {
           if (!stopping_) log("link to node " + std::to_string(to) + ": " + why);
           out_.erase(to);  // a later send reconnects
@@ -206,18 +234,27 @@ void RealNode::listen() {
   boost::system::error_code ignored;
   udp_.set_option(udp::socket::receive_buffer_size(8 << 20), ignored);
   udp_.bind(udp::endpoint(asio::ip::make_address(me.host), me.udp_port));
-  accept();
+  accept(acceptor_, nullptr);
+  if (tls_server_) {
+    const tcp::endpoint tls_ep(asio::ip::make_address(me.host), me.tls_port);
+    tls_acceptor_.open(tls_ep.protocol());
+    tls_acceptor_.set_option(tcp::acceptor::reuse_address(true));
+    tls_acceptor_.bind(tls_ep);
+    tls_acceptor_.listen();
+    accept(tls_acceptor_, tls_server_.get());
+  }
   receive_datagram();
 }
 
-void RealNode::accept() {
-  acceptor_.async_accept([this](const boost::system::error_code& e, tcp::socket s) {
+void RealNode::accept(tcp::acceptor& from, asio::ssl::context* tls) {
+  from.async_accept([this, &from, tls](const boost::system::error_code& e, tcp::socket s) {
     if (e) {
-      if (e != asio::error::operation_aborted) accept();
+      if (e != asio::error::operation_aborted) accept(from, tls);
       return;
     }
     auto l = std::make_shared<InboundLink>(
-        std::move(s), secret_, int(job_.deployment().nodes.size()), cfg_.max_frame_bytes,
+        std::move(s), tls, secret_, int(job_.deployment().nodes.size()), cfg_.max_frame_bytes,
+        [this](NodeId peer, bool is_tls) { return admit(peer, is_tls); },
         [this](NodeId peer, Frame&& f) { on_frame(peer, std::move(f)); },
         [this](InboundLink* dead, const std::string& why) {
           if (why != "peer closed" && !stopping_) {
@@ -231,7 +268,7 @@ void RealNode::accept() {
         });
     in_.push_back(l);
     l->start();
-    accept();
+    accept(from, tls);
   });
 }
 

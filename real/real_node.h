@@ -16,6 +16,10 @@
 // heartbeat_s; a parent that hears nothing from a child for
 // failure_timeout_s reports it down to its actor (logged, and listed in the
 // node report), and reports it back when it is heard again.
+//
+// TLS (cfg.tls): links that must be encrypted (between DCs, or all) connect to
+// the peer's TLS port; a peer that should have used TLS but arrived on the
+// plain port is refused after it authenticates.
 #pragma once
 #include <boost/asio.hpp>
 #include <chrono>
@@ -46,6 +50,7 @@ struct NodeCounters {
   double overrun_s = 0;              // total excess over the model
   std::uint64_t rejected_links = 0;  // unauthenticated or malformed peers disconnected
   std::uint64_t rejected_datagrams = 0;
+  std::uint64_t tls_links = 0;  // inbound links admitted over TLS
 };
 
 class RealNode : public Runtime {
@@ -73,7 +78,6 @@ class RealNode : public Runtime {
 
  private:
   void listen();
-  void accept();
   void receive_datagram();
   void on_frame(NodeId peer, Frame&& f);
   void send_frame(NodeId to, FrameType t, std::shared_ptr<const ByteSpans> body, int priority);
@@ -84,6 +88,9 @@ class RealNode : public Runtime {
   void record(const std::string& what);
   void count_sent(NodeId to, std::size_t bytes);
   OutboundLink& link(NodeId to);
+  void accept(boost::asio::ip::tcp::acceptor& from, boost::asio::ssl::context* tls);
+  bool tls_between(NodeId a, NodeId b) const;
+  std::string admit(NodeId peer, bool tls);
 
   boost::asio::io_context& io_;
   const RealConfig& cfg_;
@@ -92,7 +99,8 @@ class RealNode : public Runtime {
   std::string secret_;
   std::mt19937_64 rng_;
   Actor* actor_ = nullptr;
-  boost::asio::ip::tcp::acceptor acceptor_;
+  std::unique_ptr<boost::asio::ssl::context> tls_server_, tls_client_;  // when cfg.tls is on
+  boost::asio::ip::tcp::acceptor acceptor_, tls_acceptor_;
   boost::asio::ip::udp::socket udp_;
   std::array<std::uint8_t, 65536> udp_buf_;
   boost::asio::ip::udp::endpoint udp_from_;

@@ -60,6 +60,7 @@ int run_role(const RealConfig& cfg, NodeId id) {
   report["overrun_s"] = c.overrun_s;
   report["rejected_links"] = c.rejected_links;
   report["rejected_datagrams"] = c.rejected_datagrams;
+  report["tls_links"] = c.tls_links;
   report["events"] = nlohmann::json::array();
   for (const auto& e : node.events()) report["events"].push_back({{"time_s", e.time_s}, {"event", e.what}});
   if (const auto* w = dynamic_cast<const Worker*>(actor.get())) {

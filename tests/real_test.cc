@@ -3,6 +3,7 @@
 
 #include <boost/asio.hpp>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -218,6 +219,59 @@ TEST(RealMode, RejectsUnauthenticatedWrongSecretAndGarbageWhileTraining) {
 
 namespace geotrain {
 namespace {
+
+// Plain-TCP handshake with node `port` claiming to be `node`, with the right secret.
+// Returns true if the node accepted (sent its proof back).
+bool plain_handshake_accepted(std::uint16_t port, const std::string& secret, std::int32_t node) {
+  asio::io_context io;
+  asio::ip::tcp::socket s(io);
+  s.connect({asio::ip::make_address("127.0.0.1"), port});
+  std::vector<std::uint8_t> challenge(real::kFrameHeaderBytes + real::kNonceBytes);
+  asio::read(s, asio::buffer(challenge));
+  const real::Bytes nonce(challenge.begin() + real::kFrameHeaderBytes, challenge.end());
+  real::Bytes resp(sizeof node);
+  std::memcpy(resp.data(), &node, sizeof node);
+  const real::Bytes mine = real::random_bytes(real::kNonceBytes), mac = real::client_proof(secret, nonce, node);
+  resp.insert(resp.end(), mine.begin(), mine.end());
+  resp.insert(resp.end(), mac.begin(), mac.end());
+  asio::write(s, asio::buffer(real::make_frame(real::FrameType::kResponse, resp)));
+  std::vector<std::uint8_t> accept(real::kFrameHeaderBytes + real::kMacBytes);
+  boost::system::error_code ec;
+  asio::read(s, asio::buffer(accept), ec);
+  return !ec;
+}
+
+// --tls wan: training completes with every cross-DC link in TLS, and a peer from
+// another DC that knows the secret but skips TLS is refused while a same-DC one is not.
+TEST(RealMode, TlsOnWanLinksTrainsAndRefusesPlainWanPeers) {
+  const std::string out = fresh_dir("tls");
+  testing::CommandResult launch;
+  std::thread runner([&] {
+    launch = run_geotrain("launch " + source_path("scenarios/quickstart.json") + " --out " + out +
+                          " -q --timeout 120 --tls wan" + set_args(small_sets(150)));
+  });
+  const std::string cfg_path = out + "/launch/config.json";
+  for (int i = 0; i < 300 && !std::filesystem::exists(cfg_path); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const auto cfg = read_json(cfg_path);
+  const std::string secret = real::read_secret_file(cfg["secret_file"]);
+  // Node 1 is dc-a's local server, node 2 a dc-a worker, node 4 dc-b's local server.
+  EXPECT_TRUE(plain_handshake_accepted(cfg["nodes"][1]["tcp_port"], secret, 2));
+  EXPECT_FALSE(plain_handshake_accepted(cfg["nodes"][1]["tcp_port"], secret, 4));
+  runner.join();
+  ASSERT_EQ(launch.exit_code, 0) << launch.output;
+  const auto s = read_json(out + "/summary.json");
+  EXPECT_EQ(s["rounds"], 150);
+  EXPECT_EQ(s["network"]["tls"], "wan");
+  // The global server sits in its own DC ("central"): both local servers reach it, and it them, over TLS.
+  EXPECT_GE(s["network"]["tls_links_accepted"].get<int>(), 4);
+  EXPECT_GT(s["final_test_accuracy"].get<double>(), 0.9);
+  std::ifstream log(out + "/logs/1.log");
+  const std::string text((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("must connect over TLS"), std::string::npos) << text;
+  std::filesystem::remove_all(out);
+}
 
 // The multi-host recipe, on loopback: one `geotrain real` per node from a hand-written
 // config, then `geotrain collect`.

@@ -1,0 +1,172 @@
+// TLS links at the transport level: a frame crosses an OutboundLink ->
+// InboundLink pair in TLS through a tapping proxy (the bytes on the wire must
+// not contain the plaintext), a certificate from the wrong CA is refused, and
+// plain frames sent to a TLS port are refused.
+#include "real/tls.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <boost/asio.hpp>
+#include <filesystem>
+#include <optional>
+
+#include "real/inbound_link.h"
+#include "real/outbound_link.h"
+
+namespace geotrain::real {
+namespace {
+
+namespace asio = boost::asio;
+using asio::ip::tcp;
+const std::string kSecret = "tls-test-secret";
+
+const std::string dir = "/tmp/geotrain-tls-test-" + std::to_string(::getpid());
+struct RemoveDirAtExit {
+  ~RemoveDirAtExit() { std::filesystem::remove_all(dir); }
+} remove_dir_at_exit;
+
+TlsSettings fresh_certificate(const std::string& name) {
+  std::filesystem::create_directories(dir);
+  TlsSettings t;
+  t.links = TlsLinks::kAll;
+  t.cert_file = t.ca_file = dir + "/" + name + "-cert.pem";
+  t.key_file = dir + "/" + name + "-key.pem";
+  write_self_signed_certificate(t.cert_file, t.key_file);
+  return t;
+}
+
+// Forwards one connection from its own port to `target`, keeping a copy of
+// every byte the client sent.
+struct Tap {
+  Tap(asio::io_context& io, std::uint16_t target)
+      : acc(io, {asio::ip::make_address("127.0.0.1"), 0}), up(io), to(target) {
+    acc.async_accept([this](const boost::system::error_code& e, tcp::socket s) {
+      if (e) return;
+      down.emplace(std::move(s));
+      up.connect({asio::ip::make_address("127.0.0.1"), to});
+      pipe(*down, up, &seen);
+      pipe(up, *down, nullptr);
+    });
+  }
+  void pipe(tcp::socket& from, tcp::socket& into, std::vector<std::uint8_t>* record) {
+    auto buf = std::make_shared<std::array<std::uint8_t, 65536>>();
+    from.async_read_some(asio::buffer(*buf),
+                         [this, &from, &into, record, buf](const boost::system::error_code& e, std::size_t n) {
+                           if (e) return;
+                           if (record) record->insert(record->end(), buf->begin(), buf->begin() + long(n));
+                           asio::write(into, asio::buffer(*buf, n));
+                           pipe(from, into, record);
+                         });
+  }
+  std::uint16_t port() const { return acc.local_endpoint().port(); }
+  tcp::acceptor acc;
+  std::optional<tcp::socket> down;
+  tcp::socket up;
+  std::uint16_t to;
+  std::vector<std::uint8_t> seen;
+};
+
+// A listener that turns each accepted connection into an InboundLink.
+struct Server {
+  Server(asio::io_context& io, asio::ssl::context* tls) : acc(io, {asio::ip::make_address("127.0.0.1"), 0}), tls(tls) {
+    accept();
+  }
+  void accept() {
+    acc.async_accept([this](const boost::system::error_code& e, tcp::socket s) {
+      if (e) return;
+      auto l = std::make_shared<InboundLink>(
+          std::move(s), tls, kSecret, 2, 1 << 20, [](std::int32_t, bool) { return std::string(); },
+          [this](std::int32_t, Frame&& f) { bodies.push_back(std::move(f.body)); },
+          [this](InboundLink*, const std::string& why) { closed.push_back(why); });
+      links.push_back(l);
+      l->start();
+      accept();
+    });
+  }
+  std::uint16_t port() const { return acc.local_endpoint().port(); }
+  tcp::acceptor acc;
+  asio::ssl::context* tls;
+  std::vector<std::shared_ptr<InboundLink>> links;
+  std::vector<Bytes> bodies;
+  std::vector<std::string> closed;
+};
+
+std::shared_ptr<const ByteSpans> spans_of(const Bytes& b) {
+  return std::make_shared<const ByteSpans>(ByteSpans::of(b));
+}
+
+void run_until(asio::io_context& io, const std::function<bool()>& done) {
+  for (int i = 0; i < 2000 && !done(); ++i) io.run_for(std::chrono::milliseconds(5));
+}
+
+TEST(Tls, FramesCrossEncryptedAndArriveIntact) {
+  const TlsSettings t = fresh_certificate("ok");
+  auto server_ctx = tls_server_context(t);
+  auto client_ctx = tls_client_context(t);
+  asio::io_context io;
+  Server server(io, server_ctx.get());
+  Tap tap(io, server.port());
+  Endpoint to;
+  to.tls_port = tap.port();
+  std::string failed;
+  auto link = std::make_shared<OutboundLink>(
+      io, 1, kSecret, to, client_ctx.get(), [](std::size_t) {}, [&](const std::string& why) { failed = why; });
+  const std::string text = "a recognisable plaintext that must never appear on the wire";
+  const Bytes body(text.begin(), text.end());
+  link->send(FrameType::kHeartbeat, spans_of(body), 0);
+  run_until(io, [&] { return !server.bodies.empty() || !failed.empty(); });
+  ASSERT_EQ(failed, "");
+  ASSERT_EQ(server.bodies.size(), 1u);
+  EXPECT_EQ(server.bodies[0], body);
+  ASSERT_GT(tap.seen.size(), body.size());  // the tap saw the traffic ...
+  EXPECT_EQ(std::search(tap.seen.begin(), tap.seen.end(), body.begin(), body.end()), tap.seen.end())
+      << "plaintext visible on a TLS link";  // ... but not the plaintext
+  EXPECT_EQ(tap.seen[0], 0x16) << "the first byte on the wire must open a TLS handshake record";
+  link->close();
+}
+
+TEST(Tls, ACertificateFromAnotherCaIsRefused) {
+  const TlsSettings server_cert = fresh_certificate("server"), other = fresh_certificate("other");
+  auto server_ctx = tls_server_context(server_cert);
+  auto client_ctx = tls_client_context(other);  // trusts only the other CA
+  asio::io_context io;
+  Server server(io, server_ctx.get());
+  Endpoint to;
+  to.tls_port = server.port();
+  std::string failed;
+  auto link = std::make_shared<OutboundLink>(
+      io, 1, kSecret, to, client_ctx.get(), [](std::size_t) {}, [&](const std::string& why) { failed = why; });
+  link->send(FrameType::kHeartbeat, spans_of(Bytes{1, 2, 3}), 0);
+  run_until(io, [&] { return !failed.empty(); });
+  EXPECT_NE(failed.find("TLS handshake"), std::string::npos) << failed;
+  EXPECT_TRUE(server.bodies.empty());
+}
+
+TEST(Tls, PlainFramesOnATlsPortAreRefused) {
+  const TlsSettings t = fresh_certificate("plain");
+  auto server_ctx = tls_server_context(t);
+  asio::io_context io;
+  Server server(io, server_ctx.get());
+  tcp::socket s(io);
+  s.connect({asio::ip::make_address("127.0.0.1"), server.port()});
+  asio::write(s, asio::buffer(make_frame(FrameType::kHeartbeat, Bytes(64, 7))));
+  run_until(io, [&] { return !server.closed.empty(); });
+  ASSERT_FALSE(server.closed.empty());
+  EXPECT_NE(server.closed[0].find("TLS handshake failed"), std::string::npos) << server.closed[0];
+  EXPECT_TRUE(server.bodies.empty());
+}
+
+TEST(Tls, UnreadableCertificateFilesAreNamed) {
+  TlsSettings t;
+  t.cert_file = t.ca_file = t.key_file = "/nonexistent/cert.pem";
+  try {
+    tls_server_context(t);
+    FAIL() << "expected an error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("/nonexistent/cert.pem"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace geotrain::real
