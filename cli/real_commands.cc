@@ -24,6 +24,7 @@ struct LaunchArgs {
   double failure_timeout = 5;
   std::int64_t checkpoint_every = 0;
   std::string tls = "off";
+  bool netns = false;
 };
 }  // namespace
 
@@ -39,7 +40,8 @@ void add_launch(CLI::App& app) {
       "Examples:\n"
       "  geotrain launch scenarios/quickstart.json --out out/q-real\n"
       "  geotrain launch scenarios/quickstart.json --out out/q-kill --kill-node 3 --kill-after 5\n"
-      "  geotrain launch scenarios/quickstart.json --out out/q-tls --tls wan");
+      "  geotrain launch scenarios/quickstart.json --out out/q-tls --tls wan\n"
+      "  geotrain launch scenarios/quickstart.json --out out/q-ns --netns   # as root");
   c->add_option("scenario", a->scenario, "Scenario JSON file")->required();
   c->add_option("--out,-o", a->out, "Output directory")->required();
   c->add_option("--set,-s", a->sets, "Override a scenario value (as in geotrain sim). Repeatable.");
@@ -56,6 +58,9 @@ void add_launch(CLI::App& app) {
                 "TLS 1.3 on links between data centres (wan), on every link (all), or none (off, the default);\n"
                 "uses a fresh self-signed certificate in OUT/launch/tls/")
       ->check(CLI::IsMember({"off", "wan", "all"}));
+  c->add_flag("--netns", a->netns,
+              "Root only: run each DC in its own network namespace and let the kernel (tc htb) shape\n"
+              "WAN bandwidth; the relays keep latency and loss (netem is unavailable here)");
   c->callback([a] {
     guarded([&] {
       real::LaunchOptions opt;
@@ -68,6 +73,7 @@ void add_launch(CLI::App& app) {
       opt.fault.restart_after_s = a->restart_after;
       opt.failure_timeout_s = a->failure_timeout;
       opt.checkpoint_every = a->checkpoint_every;
+      opt.netns = a->netns;
       opt.tls = a->tls == "all" ? real::TlsLinks::kAll : a->tls == "wan" ? real::TlsLinks::kWan : real::TlsLinks::kOff;
       const RunResult r = real::launch(a->scenario, a->sets, a->out, opt);
       write_run_outputs(a->out, r);

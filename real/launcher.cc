@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <queue>
 #include <random>
 #include <set>
@@ -18,6 +19,7 @@
 #include "core/config/scenario.h"
 #include "core/deployment.h"
 #include "real/auth.h"
+#include "real/netns.h"
 #include "real/process.h"
 #include "real/real_config.h"
 #include "real/tls.h"
@@ -170,6 +172,17 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
   fs::create_directories(out + "/logs");
   fs::remove_all(out + "/nodes");
   fs::remove_all(out + "/checkpoint");  // a fresh launch never resumes an old run
+  fs::remove(out + "/epoch");
+  std::unique_ptr<NetnsLab> lab;
+  if (opt.netns) {
+    if (!opt.emulate_wan) throw std::runtime_error("--netns shapes the WAN: it cannot go with --no-wan-emulation");
+    const std::size_t n = sc.topology.dcs.size();
+    std::vector<std::vector<double>> mbps(n, std::vector<double>(n, 0));
+    for (std::size_t a = 0; a < n; ++a)
+      for (std::size_t b = 0; b < n; ++b)
+        if (a != b) mbps[a][b] = wan_path(sc.topology, int(a), int(b)).bandwidth_mbps;
+    lab = std::make_unique<NetnsLab>(mbps, fs::absolute(out + "/launch/netns.log").string());
+  }
 
   asio::io_context io;
   RealConfig cfg;
@@ -183,6 +196,7 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
   std::set<std::uint16_t> taken;
   for (std::size_t i = 0; i < dep.nodes.size(); ++i) {
     Endpoint e;
+    if (lab) e.host = lab->node_host(dep.nodes[i].dc);
     do e.tcp_port = free_port(io, port_rng);
     while (!taken.insert(e.tcp_port).second);
     e.udp_port = e.tcp_port;  // TCP and UDP port numbers are separate spaces
@@ -206,8 +220,14 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
   auto link = [&](int a, int b) {
     auto& l = links[{a, b}];
     if (!l)
-      l = std::make_shared<EmulatedLink>(wan_path(sc.topology, a, b), t0, sc.seed * 1000 + std::uint64_t(a * 64 + b));
+      l = std::make_shared<EmulatedLink>(wan_path(sc.topology, a, b), t0, sc.seed * 1000 + std::uint64_t(a * 64 + b),
+                                         /*pace=*/!lab);
     return l;
+  };
+  auto relay_addresses = [&](int from_dc, int to_dc) {
+    RelayAddresses r;
+    if (lab) r = {lab->relay_listen(from_dc, to_dc), lab->relay_source(from_dc, to_dc)};
+    return r;
   };
   std::vector<std::unique_ptr<WanRelay>> relays;
   if (opt.emulate_wan) {
@@ -219,8 +239,9 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
         const std::uint16_t port = opt.tls != TlsLinks::kOff ? e.tls_port : e.tcp_port;
         relays.push_back(std::make_unique<WanRelay>(io, asio::ip::tcp::endpoint(asio::ip::make_address(e.host), port),
                                                     asio::ip::udp::endpoint(asio::ip::make_address(e.host), e.udp_port),
-                                                    link(a, dst.dc), link(dst.dc, a)));
+                                                    link(a, dst.dc), link(dst.dc, a), relay_addresses(a, dst.dc)));
         Endpoint via;
+        via.host = relay_addresses(a, dst.dc).listen;
         via.tcp_port = relays.back()->tcp_port();
         if (opt.tls != TlsLinks::kOff) via.tls_port = via.tcp_port;
         via.udp_port = relays.back()->udp_port();
@@ -249,13 +270,27 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
   auto start_node = [&](NodeId id) {
     const std::string log =
         (id == dep.global_server && opt.progress) ? "" : out + "/logs/" + std::to_string(id) + ".log";
-    const pid_t pid = spawn_process(exe, {"real", "--role", std::to_string(id), "--config", cfg_path}, log);
+    std::vector<std::string> args = {"real", "--role", std::to_string(id), "--config", cfg_path};
+    if (lab) args.insert(args.begin(), {"netns", "exec", lab->ns(dep.nodes[id].dc), exe});
+    const pid_t pid = spawn_process(lab ? NetnsLab::ip_tool() : exe, args, log);
     running[pid] = id;
     return pid;
   };
   std::map<NodeId, pid_t> pid_of;
   for (const auto& n : dep.nodes) pid_of[n.id] = start_node(n.id);
 
+  struct TraceFollower {
+    int from, to;
+    std::vector<BandwidthPoint> points;
+    std::size_t next = 0;
+  };
+  std::vector<TraceFollower> trace_followers;
+  if (lab)
+    for (int a = 0; a < int(sc.topology.dcs.size()); ++a)
+      for (int b = 0; b < int(sc.topology.dcs.size()); ++b)
+        if (a != b && !wan_path(sc.topology, a, b).trace.empty())
+          trace_followers.push_back({a, b, wan_path(sc.topology, a, b).trace});
+  std::optional<Clock::time_point> job_start;
   std::string failure;
   bool killed = false, restarted = false;
   Clock::time_point killed_at;
@@ -278,6 +313,18 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
       continue;
     }
     const double elapsed = std::chrono::duration<double>(Clock::now() - t0).count();
+    if (!job_start && fs::exists(cfg.epoch_file())) {  // traces count from the job's start, as in the simulation
+      std::int64_t ns = 0;
+      std::ifstream(cfg.epoch_file()) >> ns;
+      job_start = Clock::now() - std::chrono::nanoseconds(unix_now_ns() - ns);
+      asio::post(io, [&links, start = *job_start] {
+        for (auto& [pair, l] : links) l->set_origin(start);
+      });
+    }
+    const double job_time = job_start ? std::chrono::duration<double>(Clock::now() - *job_start).count() : -1;
+    for (auto& f : trace_followers)  // --netns: the kernel's rates follow the bandwidth traces
+      for (; f.next < f.points.size() && f.points[f.next].t_s <= job_time; ++f.next)
+        lab->set_bandwidth(f.from, f.to, f.points[f.next].bandwidth_mbps);
     if (opt.fault.kill_node >= 0 && !killed && elapsed >= opt.fault.kill_after_s) {
       kill(pid_of[opt.fault.kill_node], SIGKILL);
       killed = true;
@@ -308,6 +355,15 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
   r.wall_time_s = std::chrono::duration<double>(Clock::now() - t0).count();
   r.network["wan_emulation"] = opt.emulate_wan;
   r.network["tls"] = to_string(opt.tls);
+  if (lab) {
+    r.network["network_model"] =
+        "one network namespace per DC; WAN bandwidth shaped by kernel htb classes, latency and loss by user-space "
+        "relays";
+    std::uint64_t shaped = 0;
+    for (const auto& row : lab->shaped_bytes())
+      for (auto b : row) shaped += b;
+    r.network["kernel_shaped_wan_bytes"] = shaped;  // IP bytes through the DC-pair classes (headers included)
+  }
   if (killed)
     r.network["fault"] = {{"killed_node", dep.nodes[opt.fault.kill_node].name},
                           {"after_s", opt.fault.kill_after_s},

@@ -27,6 +27,9 @@ struct LaunchOptions {
   std::int64_t checkpoint_every = 0;
   // TLS on these links, with a fresh self-signed certificate in OUT/launch/tls/.
   TlsLinks tls = TlsLinks::kOff;
+  // Root only: each DC in its own network namespace, WAN bandwidth shaped by
+  // the kernel (htb) instead of the relays (see real/netns.h).
+  bool netns = false;
 };
 
 RunResult launch(const std::string& scenario, const std::vector<std::string>& sets, const std::string& out,

@@ -2,8 +2,10 @@
 
 #include <fcntl.h>
 #include <spawn.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
@@ -33,6 +35,14 @@ pid_t spawn_process(const std::string& exe, const std::vector<std::string>& args
   posix_spawn_file_actions_destroy(&fa);
   if (rc != 0) throw std::runtime_error("cannot start " + exe + ": " + std::strerror(rc));
   return pid;
+}
+
+int run_process(const std::string& exe, const std::vector<std::string>& args, const std::string& log) {
+  const pid_t pid = spawn_process(exe, args, log);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) return -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 }  // namespace geotrain::real

@@ -47,6 +47,10 @@ struct RealConfig {
   std::uint64_t max_frame_bytes = std::uint64_t(1) << 30;
   TlsSettings tls;
 
+  // The job's time zero (ns since the Unix epoch), written by the global server
+  // when the job starts: a restarted server resumes on it, the launcher aligns
+  // the WAN's bandwidth traces to it.
+  std::string epoch_file() const { return out + "/epoch"; }
   // Where `from` connects to reach `to`.
   const Endpoint& route(NodeId from, NodeId to) const;
   nlohmann::json to_json() const;

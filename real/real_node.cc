@@ -339,9 +339,10 @@ void RealNode::start_actor(bool rejoin) {
   started_ = true;
   const auto now = Clock::now();
   for (NodeId c : job_.deployment().nodes[self_].children) last_heard_[c] = now;
-  if (self_ == job_.deployment().global_server && cfg_.checkpoint_every > 0) {
-    std::filesystem::create_directories(cfg_.out + "/checkpoint");
-    std::ofstream(cfg_.out + "/checkpoint/epoch") << epoch_unix_ns() << "\n";
+  if (self_ == job_.deployment().global_server) {  // written whole, then renamed: readers never see half
+    std::filesystem::create_directories(cfg_.out);
+    std::ofstream(cfg_.epoch_file() + ".tmp") << epoch_unix_ns() << "\n";
+    std::filesystem::rename(cfg_.epoch_file() + ".tmp", cfg_.epoch_file());
   }
   heartbeat();
   asio::post(io_, [this, rejoin] {
@@ -391,7 +392,7 @@ void RealNode::run(Actor& actor, bool restore) {
   actor_ = &actor;
   listen();
   if (restore) {  // a restarted global server: the job is running, resume it
-    std::ifstream in(cfg_.out + "/checkpoint/epoch");
+    std::ifstream in(cfg_.epoch_file());
     std::int64_t ns = 0;
     in >> ns;
     epoch_ = WallClock::time_point(std::chrono::duration_cast<WallClock::duration>(std::chrono::nanoseconds(ns)));

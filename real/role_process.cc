@@ -40,7 +40,7 @@ int run_role(const RealConfig& cfg, NodeId id) {
   std::unique_ptr<FileCheckpointStore> store;
   bool restore = false;
   if (spec.role == Role::kGlobalServer && cfg.checkpoint_every > 0) {
-    restore = std::filesystem::exists(cfg.out + "/checkpoint/epoch");
+    restore = std::filesystem::exists(cfg.epoch_file()) && std::filesystem::exists(cfg.out + "/checkpoint");
     store = std::make_unique<FileCheckpointStore>(cfg.out + "/checkpoint");
   }
   std::unique_ptr<Actor> actor = job.make_actor(id, node, monitor.get(), nullptr, store.get(), cfg.checkpoint_every);

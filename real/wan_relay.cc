@@ -7,8 +7,8 @@ using asio::ip::tcp;
 using asio::ip::udp;
 using Clock = std::chrono::steady_clock;
 
-EmulatedLink::EmulatedLink(const LinkSpec& spec, Clock::time_point t0, std::uint64_t seed)
-    : spec_(spec), t0_(t0), free_at_(t0), rng_(seed) {}
+EmulatedLink::EmulatedLink(const LinkSpec& spec, Clock::time_point t0, std::uint64_t seed, bool pace)
+    : spec_(spec), pace_(pace), t0_(t0), free_at_(t0), rng_(seed) {}
 
 double EmulatedLink::bandwidth_bps(double t_s) const {
   double bw = spec_.bandwidth_mbps;
@@ -21,7 +21,7 @@ Clock::time_point EmulatedLink::arrival(std::size_t bytes) {
   const auto now = Clock::now();
   const double t = std::chrono::duration<double>(now - t0_).count();
   const auto start = std::max(now, free_at_);
-  free_at_ = start + std::chrono::nanoseconds(std::int64_t(double(bytes) * 8 / bandwidth_bps(t) * 1e9));
+  free_at_ = pace_ ? start + std::chrono::nanoseconds(std::int64_t(double(bytes) * 8 / bandwidth_bps(t) * 1e9)) : start;
   return free_at_ + std::chrono::nanoseconds(std::int64_t(spec_.latency_ms * 1e6));
 }
 
@@ -89,10 +89,13 @@ class Pipe : public std::enable_shared_from_this<Pipe> {
 }  // namespace
 
 WanRelay::WanRelay(asio::io_context& io, tcp::endpoint target_tcp, udp::endpoint target_udp,
-                   std::shared_ptr<EmulatedLink> forward, std::shared_ptr<EmulatedLink> backward)
+                   std::shared_ptr<EmulatedLink> forward, std::shared_ptr<EmulatedLink> backward,
+                   const RelayAddresses& addr)
     : io_(io),
-      acceptor_(io, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0)),
-      udp_(io, udp::endpoint(asio::ip::make_address("127.0.0.1"), 0)),
+      acceptor_(io, tcp::endpoint(asio::ip::make_address(addr.listen), 0)),
+      udp_(io, udp::endpoint(asio::ip::make_address(addr.listen), 0)),
+      udp_out_(io, udp::endpoint(asio::ip::make_address(addr.source.empty() ? addr.listen : addr.source), 0)),
+      source_(addr.source),
       target_tcp_(target_tcp),
       target_udp_(target_udp),
       fwd_(std::move(forward)),
@@ -106,6 +109,16 @@ void WanRelay::accept() {
     if (e) return;
     auto client = std::make_shared<tcp::socket>(std::move(s));
     auto server = std::make_shared<tcp::socket>(io_);
+    if (!source_.empty()) {  // connect from the address that stands for the source DC (--netns shaping)
+      boost::system::error_code be;
+      server->open(tcp::v4(), be);
+      server->bind(tcp::endpoint(asio::ip::make_address(source_), 0), be);
+      if (be) {
+        boost::system::error_code ignored;
+        client->close(ignored);
+        return accept();
+      }
+    }
     server->async_connect(target_tcp_, [this, client, server](const boost::system::error_code& ce) {
       if (ce) {
         boost::system::error_code ignored;
@@ -129,7 +142,7 @@ void WanRelay::receive_datagram() {
       auto t = std::make_shared<asio::steady_timer>(io_, fwd_->arrival(n));
       t->async_wait([this, d, t](const boost::system::error_code& we) {
         if (!we)
-          udp_.async_send_to(asio::buffer(*d), target_udp_, [d](const boost::system::error_code&, std::size_t) {});
+          udp_out_.async_send_to(asio::buffer(*d), target_udp_, [d](const boost::system::error_code&, std::size_t) {});
       });
     }
     receive_datagram();
