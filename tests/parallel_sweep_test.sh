@@ -11,14 +11,8 @@ command -v parallel >/dev/null || { echo "SKIPPED: GNU parallel not installed (s
 
 WORK=$(mktemp -d /tmp/geotrain-parallel-XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
-cat > "$WORK/sweep.json" <<SWEEP
-{ "name": "parallel", "base": "$SRC/scenarios/quickstart.json",
-  "sets": ["model={\"kind\":\"softmax\"}", "dataset={\"kind\":\"synthetic\"}", "stop.rounds=10"],
-  "grid": { "architecture": ["hips", "flat"] }, "seeds": [1, 2] }
-SWEEP
-mkdir -p "$WORK/bin"
-ln -s "$BIN" "$WORK/bin/geotrain"
-export PATH=$WORK/bin:$PATH
+source "$(dirname "$0")/tiny_sweep.sh"
+tiny_sweep "$WORK" "$SRC" "$BIN" parallel
 
 "$SRC/examples/sweeps/parallel.sh" "$WORK/sweep.json" "$WORK/spread" 2 </dev/null 2>&1 | tee "$WORK/spread.txt"
 # The script's final unsharded step must find every point already run by the shards.

@@ -74,14 +74,8 @@ done
 sinfo -h -o %t | grep -q idle || { cat "$WORK/log/"*.log; echo "FAIL: the Slurm node never became idle"; exit 1; }
 
 # A 4-point sweep as a 2-task job array, then the merge step.
-cat > "$WORK/sweep.json" <<SWEEP
-{ "name": "slurm", "base": "$SRC/scenarios/quickstart.json",
-  "sets": ["model={\"kind\":\"softmax\"}", "dataset={\"kind\":\"synthetic\"}", "stop.rounds=10"],
-  "grid": { "architecture": ["hips", "flat"] }, "seeds": [1, 2] }
-SWEEP
-mkdir -p "$WORK/bin"
-ln -s "$BIN" "$WORK/bin/geotrain"
-export PATH=$WORK/bin:$PATH
+source "$(dirname "$0")/tiny_sweep.sh"
+tiny_sweep "$WORK" "$SRC" "$BIN" slurm
 sbatch --wait --array=0-1 --output="$WORK/log/array-%a.out" "$SRC/examples/sweeps/slurm-array.sh" \
   "$WORK/sweep.json" "$WORK/out"
 geotrain sweep "$WORK/sweep.json" --out "$WORK/out" -q | tee "$WORK/merge.txt"
