@@ -1,6 +1,7 @@
 #include "cli/commands.h"
 
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -8,7 +9,9 @@
 
 #include "cli/guarded.h"
 #include "core/config/scenario.h"
+#include "core/deployment.h"
 #include "core/results.h"
+#include "real/real_config.h"
 #include "sim/sim_runner.h"
 
 namespace geotrain::cli {
@@ -60,12 +63,38 @@ void add_sim(CLI::App& app) {
   });
 }
 
+namespace {
+void validate_deployment(const std::string& f) {
+  const real::RealConfig c = real::load_real_config(f);
+  auto ok = [&] {
+    std::printf("%s: ok (deployment of %zu nodes, TLS %s)\n", f.c_str(), c.nodes.size(), real::to_string(c.tls.links));
+  };
+  if (!std::filesystem::exists(c.scenario)) {
+    ok();
+    std::printf("  scenario %s is not on this machine: node count and roles not checked\n", c.scenario.c_str());
+    return;
+  }
+  const Scenario s = load_scenario(c.scenario, c.sets);
+  const Deployment d = plan_deployment(s.topology, s.architecture);
+  if (d.nodes.size() != c.nodes.size())
+    throw ConfigError(f, "/nodes",
+                      "expected " + std::to_string(d.nodes.size()) + " endpoints, one per node of scenario \"" +
+                          s.name + "\" (" + s.architecture + "), got " + std::to_string(c.nodes.size()));
+  ok();
+  for (const auto& n : d.nodes)
+    std::printf("  node %d  %-24s %s:%u\n", n.id, n.name.c_str(), c.nodes[std::size_t(n.id)].host.c_str(),
+                unsigned(c.nodes[std::size_t(n.id)].tcp_port));
+}
+}  // namespace
+
 void add_validate(CLI::App& app) {
   auto files = std::make_shared<std::vector<std::string>>();
-  CLI::App* c = app.add_subcommand("validate", "Check scenario and topology files without running them");
+  CLI::App* c = app.add_subcommand("validate", "Check scenario, topology and deployment files without running them");
   c->footer(
-      "A file with a top-level \"dcs\" key is read as a topology, any other as a scenario\n"
-      "(its topology is checked too). Prints one line per file; exit 2 on the first error.");
+      "A file with a top-level \"dcs\" key is read as a topology, one with \"nodes\" as a real-mode\n"
+      "deployment (geotrain real --config), any other as a scenario (its topology is checked too).\n"
+      "For a deployment whose scenario is on this machine, it also checks one endpoint per node\n"
+      "and prints which role each node id runs. Exit 2 on the first error.");
   c->add_option("files", *files, "JSON files")->required();
   c->callback([files] {
     guarded([&] {
@@ -75,6 +104,8 @@ void add_validate(CLI::App& app) {
           const Topology t = load_topology(f);
           std::printf("%s: ok (topology \"%s\", %zu DCs, %d workers)\n", f.c_str(), t.name.c_str(), t.dcs.size(),
                       t.total_workers());
+        } else if (j.is_object() && j.contains("nodes")) {
+          validate_deployment(f);
         } else {
           const Scenario s = load_scenario(f);
           std::printf("%s: ok (scenario \"%s\", %s/%s on \"%s\")\n", f.c_str(), s.name.c_str(), s.architecture.c_str(),

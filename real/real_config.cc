@@ -76,6 +76,7 @@ RealConfig load_real_config(const std::string& path) {
   JsonReader r(j, path, "", nullptr);
   RealConfig c;
   c.file = path;
+  r.raw("$schema");
   c.scenario = r.string("scenario", {});
   const auto& sets = r.raw("sets");
   if (!sets.is_null()) {

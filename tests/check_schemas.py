@@ -2,7 +2,7 @@
 """Checks that the published JSON Schemas and the C++ loader agree.
 
 1. Every shipped scenarios/*.json and topologies/*.json validates against its schema
-   and is accepted by `geotrain validate`.
+   and is accepted by `geotrain validate`; so do the example sweeps and deployment configs.
 2. Every tests/data/bad/*.json that is well-formed JSON is rejected by the schema
    AND by `geotrain validate` (exit 2).
 
@@ -68,6 +68,15 @@ def main():
         errs = list(validator_for(sweep_schema)(sweep_schema).iter_errors(load(p)))
         if errs:
             failures.append(f"{p}: sweep schema rejects a shipped sweep: {errs[0].message}")
+    dep_schema = load(os.path.join(src, "scenarios/deployment.schema.json"))
+    validator_for(dep_schema).check_schema(dep_schema)
+    for p in sorted(glob.glob(os.path.join(src, "examples/multi-host/*.json"))):
+        errs = list(validator_for(dep_schema)(dep_schema).iter_errors(load(p)))
+        if errs:
+            failures.append(f"{p}: deployment schema rejects a shipped config: {errs[0].message}")
+        rc, out = cxx_accepts(p)
+        if rc != 0:
+            failures.append(f"{p}: geotrain validate rejects a shipped config: {out}")
     bad = sorted(glob.glob(os.path.join(src, "tests/data/bad/*.json")))
     checked_bad = 0
     for p in bad:
