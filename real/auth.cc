@@ -5,6 +5,7 @@
 #include <openssl/hmac.h>
 #include <openssl/rand.h>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -56,6 +57,16 @@ std::string read_secret_file(const std::string& path) {
   while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
   if (s.size() < 16) throw std::runtime_error(path + ": shared secret shorter than 16 bytes");
   return s;
+}
+
+void write_secret_file(const std::string& path) {
+  {
+    std::ofstream s(path);
+    if (!s) throw std::runtime_error(path + ": cannot write the shared secret");
+    for (auto c : random_bytes(32)) s << "0123456789abcdef"[c >> 4] << "0123456789abcdef"[c & 15];
+    s << "\n";
+  }
+  std::filesystem::permissions(path, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
 }
 
 }  // namespace geotrain::real

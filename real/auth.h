@@ -28,5 +28,7 @@ Bytes server_proof(const std::string& secret, const Bytes& client_nonce);
 // Reads a secret file (trailing newline stripped). Throws std::runtime_error if
 // missing or empty.
 std::string read_secret_file(const std::string& path);
+// Writes a fresh random secret (64 hex digits), readable by the owner only.
+void write_secret_file(const std::string& path);
 
 }  // namespace geotrain::real

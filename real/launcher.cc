@@ -11,7 +11,6 @@
 #include <fstream>
 #include <map>
 #include <optional>
-#include <queue>
 #include <random>
 #include <set>
 #include <thread>
@@ -23,7 +22,7 @@
 #include "real/process.h"
 #include "real/real_config.h"
 #include "real/tls.h"
-#include "real/wan_relay.h"
+#include "real/wan_emulation.h"
 
 namespace geotrain::real {
 
@@ -54,34 +53,6 @@ std::uint16_t free_port(asio::io_context& io, std::mt19937& rng) {
     if (!e1 && !e2) return port;
   }
   throw std::runtime_error("no free port in 20000-32000");
-}
-
-// The WAN path between two DCs: bottleneck bandwidth and summed latency over
-// the fewest hops (a direct link keeps its loss and trace).
-LinkSpec wan_path(const Topology& t, int a, int b) {
-  for (const auto& w : t.wan)
-    if ((w.a == a && w.b == b) || (w.a == b && w.b == a)) return w.link;
-  std::vector<int> prev(t.dcs.size(), -2);
-  std::queue<int> q;
-  q.push(a);
-  prev[a] = -1;
-  while (!q.empty()) {
-    const int x = q.front();
-    q.pop();
-    for (const auto& w : t.wan) {
-      const int y = w.a == x ? w.b : w.b == x ? w.a : -1;
-      if (y >= 0 && prev[y] == -2) prev[y] = x, q.push(y);
-    }
-  }
-  LinkSpec path;
-  path.bandwidth_mbps = 1e12;
-  for (int y = b; prev[y] >= 0; y = prev[y]) {
-    const LinkSpec hop = wan_path(t, prev[y], y);
-    path.bandwidth_mbps = std::min(path.bandwidth_mbps, hop.bandwidth_mbps);
-    path.latency_ms += hop.latency_ms;
-    path.loss = 1 - (1 - path.loss) * (1 - hop.loss);
-  }
-  return path;
 }
 
 }  // namespace
@@ -214,50 +185,10 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
     write_self_signed_certificate(cfg.tls.cert_file, cfg.tls.key_file);
   }
 
-  // WAN relays: one per (source DC, destination node), sharing one emulated
-  // link per DC-pair direction.
-  std::map<std::pair<int, int>, std::shared_ptr<EmulatedLink>> links;
-  auto link = [&](int a, int b) {
-    auto& l = links[{a, b}];
-    if (!l)
-      l = std::make_shared<EmulatedLink>(wan_path(sc.topology, a, b), t0, sc.seed * 1000 + std::uint64_t(a * 64 + b),
-                                         /*pace=*/!lab);
-    return l;
-  };
-  auto relay_addresses = [&](int from_dc, int to_dc) {
-    RelayAddresses r;
-    if (lab) r = {lab->relay_listen(from_dc, to_dc), lab->relay_source(from_dc, to_dc)};
-    return r;
-  };
-  std::vector<std::unique_ptr<WanRelay>> relays;
-  if (opt.emulate_wan) {
-    for (const auto& dst : dep.nodes) {
-      for (int a = 0; a < int(sc.topology.dcs.size()); ++a) {
-        if (a == dst.dc) continue;
-        const Endpoint& e = cfg.nodes[dst.id];
-        // Every relayed (cross-DC) link is a TLS link when TLS is on, at either setting.
-        const std::uint16_t port = opt.tls != TlsLinks::kOff ? e.tls_port : e.tcp_port;
-        relays.push_back(std::make_unique<WanRelay>(io, asio::ip::tcp::endpoint(asio::ip::make_address(e.host), port),
-                                                    asio::ip::udp::endpoint(asio::ip::make_address(e.host), e.udp_port),
-                                                    link(a, dst.dc), link(dst.dc, a), relay_addresses(a, dst.dc)));
-        Endpoint via;
-        via.host = relay_addresses(a, dst.dc).listen;
-        via.tcp_port = relays.back()->tcp_port();
-        if (opt.tls != TlsLinks::kOff) via.tls_port = via.tcp_port;
-        via.udp_port = relays.back()->udp_port();
-        for (const auto& src : dep.nodes)
-          if (src.dc == a) cfg.routes[{src.id, dst.id}] = via;
-      }
-    }
-  }
+  std::optional<WanEmulation> wan;
+  if (opt.emulate_wan) wan.emplace(io, sc.topology, dep, sc.seed, t0, lab.get(), cfg);
   cfg.secret_file = fs::absolute(out + "/launch/secret").string();
-  {
-    std::ofstream s(cfg.secret_file);
-    const Bytes b = random_bytes(32);
-    for (auto c : b) s << "0123456789abcdef"[c >> 4] << "0123456789abcdef"[c & 15];
-    s << "\n";
-  }
-  fs::permissions(cfg.secret_file, fs::perms::owner_read | fs::perms::owner_write);
+  write_secret_file(cfg.secret_file);
   const std::string cfg_path = out + "/launch/config.json";
   std::ofstream(cfg_path) << cfg.to_json().dump(2) << "\n";
 
@@ -279,17 +210,6 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
   std::map<NodeId, pid_t> pid_of;
   for (const auto& n : dep.nodes) pid_of[n.id] = start_node(n.id);
 
-  struct TraceFollower {
-    int from, to;
-    std::vector<BandwidthPoint> points;
-    std::size_t next = 0;
-  };
-  std::vector<TraceFollower> trace_followers;
-  if (lab)
-    for (int a = 0; a < int(sc.topology.dcs.size()); ++a)
-      for (int b = 0; b < int(sc.topology.dcs.size()); ++b)
-        if (a != b && !wan_path(sc.topology, a, b).trace.empty())
-          trace_followers.push_back({a, b, wan_path(sc.topology, a, b).trace});
   std::optional<Clock::time_point> job_start;
   std::string failure;
   bool killed = false, restarted = false;
@@ -317,14 +237,9 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
       std::int64_t ns = 0;
       std::ifstream(cfg.epoch_file()) >> ns;
       job_start = Clock::now() - std::chrono::nanoseconds(unix_now_ns() - ns);
-      asio::post(io, [&links, start = *job_start] {
-        for (auto& [pair, l] : links) l->set_origin(start);
-      });
+      if (wan) wan->set_job_start(*job_start);
     }
-    const double job_time = job_start ? std::chrono::duration<double>(Clock::now() - *job_start).count() : -1;
-    for (auto& f : trace_followers)  // --netns: the kernel's rates follow the bandwidth traces
-      for (; f.next < f.points.size() && f.points[f.next].t_s <= job_time; ++f.next)
-        lab->set_bandwidth(f.from, f.to, f.points[f.next].bandwidth_mbps);
+    if (wan) wan->follow_traces(Clock::now());
     if (opt.fault.kill_node >= 0 && !killed && elapsed >= opt.fault.kill_after_s) {
       kill(pid_of[opt.fault.kill_node], SIGKILL);
       killed = true;
