@@ -15,6 +15,7 @@
 
 #include "core/config/json_reader.h"
 #include "real/process.h"
+#include "real/stop_signals.h"
 
 namespace geotrain::cli {
 
@@ -22,9 +23,6 @@ namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
 namespace {
-
-volatile sig_atomic_t g_interrupted = 0;
-void on_signal(int) { g_interrupted = 1; }
 
 bool finished(const std::string& dir) {
   try {
@@ -85,10 +83,7 @@ SweepOutcome run_sweep(const SweepPlan& plan, const std::string& out, const Swee
   }
   const int total = int(todo.size());
   const std::string exe = real::self_exe();
-  struct sigaction sa {};
-  sa.sa_handler = on_signal;
-  sigaction(SIGINT, &sa, nullptr);
-  sigaction(SIGTERM, &sa, nullptr);
+  const real::StopSignals stop_signals;  // Ctrl-C: running points stopped, finished ones kept
   std::map<pid_t, const SweepPoint*> running;
   const auto t0 = Clock::now();
   int done = 0;
@@ -100,7 +95,7 @@ SweepOutcome run_sweep(const SweepPlan& plan, const std::string& out, const Swee
                  plan.name.c_str(), done, total, running.size(), o.failed, o.skipped, el,
                  done > 0 ? (", ETA " + std::to_string(int(eta + 0.5)) + " s").c_str() : "");
   };
-  while ((!todo.empty() || !running.empty()) && !g_interrupted) {
+  while ((!todo.empty() || !running.empty()) && !real::StopSignals::caught()) {
     while (!todo.empty() && int(running.size()) < opt.jobs) {
       const SweepPoint* p = todo.front();
       todo.pop_front();
@@ -127,7 +122,7 @@ SweepOutcome run_sweep(const SweepPlan& plan, const std::string& out, const Swee
     }
     progress();
   }
-  if (g_interrupted) {
+  if (real::StopSignals::caught()) {
     for (auto& [pid, p] : running) kill(pid, SIGTERM);
     for (auto& [pid, p] : running) waitpid(pid, nullptr, 0);
     throw std::runtime_error("interrupted; rerun the same command to resume (finished points are kept)");

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <boost/asio.hpp>
 #include <chrono>
+#include <csignal>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -21,6 +23,7 @@
 #include "real/netns.h"
 #include "real/process.h"
 #include "real/real_config.h"
+#include "real/stop_signals.h"
 #include "real/tls.h"
 #include "real/wan_emulation.h"
 
@@ -137,6 +140,7 @@ RunResult merge_node_reports(const std::string& scenario, const std::vector<std:
 RunResult launch(const std::string& scenario, const std::vector<std::string>& sets, const std::string& out,
                  const LaunchOptions& opt) {
   const auto t0 = Clock::now();
+  const StopSignals stop_signals;  // Ctrl-C: children stopped, relays closed, namespaces removed
   const Scenario sc = load_scenario(scenario, sets);
   const Deployment dep = plan_deployment(sc.topology, sc.architecture);
   fs::create_directories(out + "/launch");
@@ -253,6 +257,10 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
       pid_of[opt.fault.kill_node] = start_node(opt.fault.kill_node);
       restarted = true;
       launcher_events.push_back({opt.fault.kill_node, unix_now_ns(), "restarted by the launcher"});
+    }
+    if (StopSignals::caught() && failure.empty()) {
+      failure = std::string("interrupted (") + strsignal(StopSignals::caught()) + ")";
+      for (auto& [p, n] : running) kill(p, SIGTERM);
     }
     if (opt.timeout_s > 0 && elapsed > opt.timeout_s && failure.empty()) {
       failure = "timed out after " + std::to_string(opt.timeout_s) + " s";

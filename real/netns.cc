@@ -46,6 +46,7 @@ std::string NetnsLab::unavailable_reason() {
 NetnsLab::NetnsLab(const std::vector<std::vector<double>>& mbps, std::string log)
     : dcs_(int(mbps.size())), tag_("gt" + std::to_string(::getpid())), log_(std::move(log)) {
   if (const std::string why = unavailable_reason(); !why.empty()) throw std::runtime_error("--netns " + why);
+  remove_stale_labs();
   // A subnet no interface of this machine uses yet (concurrent labs pick different ones).
   const std::string addrs = capture({ip_tool(), "-o", "addr", "show"});
   subnet_ = 200 + int(::getpid() % 50);
@@ -86,6 +87,22 @@ NetnsLab::NetnsLab(const std::vector<std::vector<double>>& mbps, std::string log
   } catch (...) {
     for (const auto& n : names_) run_process(ip_tool(), {"netns", "del", n}, log_);
     throw;
+  }
+}
+
+void NetnsLab::remove_stale_labs() const {
+  // "gt<pid>-<dc>" namespaces of a launcher that no longer runs (killed with SIGKILL, say).
+  std::istringstream list(capture({ip_tool(), "netns", "list"}));
+  for (std::string line; std::getline(list, line);) {
+    const std::string name = line.substr(0, line.find(' '));
+    const auto dash = name.find('-');
+    if (name.rfind("gt", 0) != 0 || dash == std::string::npos || dash < 3) continue;
+    const std::string pid = name.substr(2, dash - 2);
+    if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
+    if (!std::filesystem::exists("/proc/" + pid)) {
+      std::ofstream(log_, std::ios::app) << "removing stale namespace " << name << "\n";
+      run_process(ip_tool(), {"netns", "del", name}, log_);
+    }
   }
 }
 

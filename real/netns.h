@@ -44,6 +44,7 @@ class NetnsLab {
 
  private:
   std::string veth_ns(int dc) const;
+  void remove_stale_labs() const;
   void run(const std::vector<std::string>& args) const;
   std::string capture(const std::vector<std::string>& args) const;
   int dcs_ = 0;

@@ -1,16 +1,23 @@
 // launch --netns (root only): each DC in its own network namespace, the WAN's
 // bandwidth enforced by the kernel (htb) and following a bandwidth trace, must
-// time rounds like the simulation; the namespaces are gone afterwards. Without
+// time rounds like the simulation; the namespaces are gone afterwards, also
+// after an interrupted launch. Without
 // root or iproute2 the test is reported as skipped, with the reason.
 #include "real/netns.h"
 
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <thread>
 
 #include "core/config/json_reader.h"
 #include "core/config/scenario.h"
+#include "real/process.h"
 #include "sim/sim_runner.h"
 #include "tests/test_util.h"
 
@@ -55,6 +62,31 @@ TEST(Netns, KernelShapedWanFollowsATraceAndTimesRoundsLikeTheSimulation) {
   const double real_round = real["time_per_round_s"], sim_round = sim.sim_time_s / double(sim.rounds);
   EXPECT_NEAR(real_round, sim_round, 0.25 * sim_round) << "real " << real_round << " s/round, sim " << sim_round;
   std::filesystem::remove_all(out);
+}
+
+TEST(Netns, AnInterruptedLaunchRemovesItsNamespaces) {
+  if (const std::string why = real::NetnsLab::unavailable_reason(); !why.empty()) GTEST_SKIP() << why;
+  const std::string out = "/tmp/geotrain-test-netns-int-" + std::to_string(::getpid());
+  std::filesystem::remove_all(out);
+  const std::string before = netns_list();
+  const pid_t pid = real::spawn_process(
+      GEOTRAIN_BIN,
+      {"launch", testing::source_path("scenarios/quickstart.json"), "--out", out, "-q", "--netns", "--set",
+       R"(model={"kind":"softmax"})", "--set", R"(dataset={"kind":"synthetic"})", "--set", "stop.rounds=100000"},
+      out + ".log");
+  for (int i = 0; i < 500 && !std::filesystem::exists(out + "/epoch"); ++i)  // the job has started
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_NE(netns_list(), before) << "the launch should have made its namespaces";
+  ::kill(pid, SIGTERM);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 1) << "status " << status;
+  EXPECT_EQ(netns_list(), before) << "an interrupted launch left network namespaces behind";
+  std::ifstream log(out + ".log");
+  const std::string text((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("interrupted"), std::string::npos) << text;
+  std::filesystem::remove_all(out);
+  std::filesystem::remove(out + ".log");
 }
 
 }  // namespace
