@@ -1,5 +1,7 @@
 #include "real/netns.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -19,6 +21,22 @@ std::string find_tool(const std::string& name) {
     if (::access((dir + name).c_str(), X_OK) == 0) return dir + name;
   return "";
 }
+
+// Held while a lab picks its subnet and builds its links.
+class BuildLock {
+ public:
+  BuildLock() : fd_(::open("/tmp/geotrain-netns.lock", O_CREAT | O_RDWR | O_CLOEXEC, 0600)) {
+    if (fd_ >= 0) ::flock(fd_, LOCK_EX);
+  }
+  ~BuildLock() {
+    if (fd_ >= 0) ::close(fd_);  // releases the lock
+  }
+  BuildLock(const BuildLock&) = delete;
+  BuildLock& operator=(const BuildLock&) = delete;
+
+ private:
+  int fd_;
+};
 
 std::string rate(double mbps) { return std::to_string(std::int64_t(mbps * 1000)) + "kbit"; }
 
@@ -46,8 +64,10 @@ std::string NetnsLab::unavailable_reason() {
 NetnsLab::NetnsLab(const std::vector<std::vector<double>>& mbps, std::string log)
     : dcs_(int(mbps.size())), tag_("gt" + std::to_string(::getpid())), log_(std::move(log)) {
   if (const std::string why = unavailable_reason(); !why.empty()) throw std::runtime_error("--netns " + why);
+  // Concurrent launches pick their subnets one at a time, each seeing the others' addresses.
+  const BuildLock lock;
   remove_stale_labs();
-  // A subnet no interface of this machine uses yet (concurrent labs pick different ones).
+  // A subnet no interface of this machine uses yet.
   const std::string addrs = capture({ip_tool(), "-o", "addr", "show"});
   subnet_ = 200 + int(::getpid() % 50);
   for (int tries = 0; addrs.find(" 10." + std::to_string(subnet_) + ".") != std::string::npos; ++tries) {

@@ -50,10 +50,9 @@ void OutboundLink::connect() {
   if (closed_) return;
   ++attempts_;
   boost::system::error_code ec;
-  const std::uint16_t port = tls_ ? to_.tls_port : to_.tcp_port;
-  const tcp::endpoint ep(asio::ip::make_address(to_.host, ec), port);
+  const tcp::endpoint ep(asio::ip::make_address(to_.host, ec), port());
   if (ec) return on_failed_("bad peer address " + to_.host);
-  if (tls_ && port == 0) return on_failed_("TLS link, but the peer has no tls_port");
+  if (port() == 0) return on_failed_(tls_ ? "TLS link, but the peer has no tls_port" : "the peer has no tcp_port");
   auto s = tls_ ? std::make_shared<LinkStream>(tcp::socket(io_), *tls_, LinkStream::Role::client)
                 : std::make_shared<LinkStream>(tcp::socket(io_));
   stream_ = s;
@@ -72,8 +71,7 @@ void OutboundLink::connect() {
       if (closed_ || s != stream_) return;
       if (h && h.category() == asio::error::get_ssl_category()) {  // a certificate the CA did not sign, etc.
         close();
-        return on_failed_("TLS handshake with " + to_.host + ":" + std::to_string(to_.tls_port) +
-                          " failed: " + h.message());
+        return on_failed_("TLS handshake with " + to_.host + ":" + std::to_string(port()) + " failed: " + h.message());
       }
       if (h) return reconnect_later(std::chrono::milliseconds(100));  // dropped (peer restarting): retry
       read_frames(s);
@@ -87,9 +85,7 @@ void OutboundLink::read_frames(std::shared_ptr<LinkStream> s) {
     if (closed_ || s != stream_) return;
     // Dropped during the handshake (peer restarting, relay without a peer): retry, keep the queue.
     if (e && !ready_) return reconnect_later(std::chrono::milliseconds(100));
-    if (e)
-      return on_failed_("connection to " + to_.host + ":" + std::to_string(tls_ ? to_.tls_port : to_.tcp_port) +
-                        " lost: " + e.message());
+    if (e) return on_failed_("connection to " + to_.host + ":" + std::to_string(port()) + " lost: " + e.message());
     try {
       decoder_.feed(rbuf_.data(), n, [this](Frame&& f) { on_frame(f.type, std::move(f.body)); });
     } catch (const FrameError& fe) {

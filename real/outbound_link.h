@@ -41,6 +41,7 @@ class OutboundLink : public std::enable_shared_from_this<OutboundLink> {
     Bytes header;
     std::shared_ptr<const ByteSpans> body;
   };
+  std::uint16_t port() const { return tls_ ? to_.tls_port : to_.tcp_port; }  // the peer's listener for this link
   void connect();
   void reconnect_later(std::chrono::milliseconds after);
   void read_frames(std::shared_ptr<LinkStream> s);
