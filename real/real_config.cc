@@ -78,14 +78,7 @@ RealConfig load_real_config(const std::string& path) {
   c.file = path;
   r.raw("$schema");
   c.scenario = r.string("scenario", {});
-  const auto& sets = r.raw("sets");
-  if (!sets.is_null()) {
-    if (!sets.is_array()) r.fail("sets", "expected an array of \"path=value\" strings");
-    for (const auto& s : sets) {
-      if (!s.is_string()) r.fail("sets", "expected an array of \"path=value\" strings");
-      c.sets.push_back(s.get<std::string>());
-    }
-  }
+  c.sets = r.strings("sets", "\"path=value\" string");
   c.secret_file = r.string("secret_file", {});
   c.out = r.string("out", {});
   for (auto& n : r.objects("nodes")) {

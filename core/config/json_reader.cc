@@ -202,6 +202,21 @@ std::vector<double> JsonReader::numbers(const std::string& key, double min, doub
   return v;
 }
 
+std::vector<std::string> JsonReader::strings(const std::string& key, const std::string& what) {
+  std::vector<std::string> v;
+  if (!has(key)) return v;
+  const auto& x = take(key);
+  if (!x.is_array()) fail(key, "expected an array of " + what + "s, got " + short_dump(x));
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    if (!x[i].is_string())
+      throw ConfigError(file_, pointer(key) + "/" + std::to_string(i),
+                        "expected a " + what + ", got " + short_dump(x[i]));
+    v.push_back(x[i].get<std::string>());
+  }
+  if (out_) (*out_)[key] = v;
+  return v;
+}
+
 std::vector<std::int64_t> JsonReader::integers(const std::string& key, std::int64_t min, std::int64_t max) {
   std::vector<std::int64_t> v;
   if (!has(key)) return v;

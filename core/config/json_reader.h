@@ -53,6 +53,8 @@ class JsonReader {
   // A number, or an array of numbers; each in [min, max].
   std::vector<double> numbers(const std::string& key, double min, double max);
   std::vector<std::int64_t> integers(const std::string& key, std::int64_t min, std::int64_t max);
+  // An array of strings (`what` names one in errors, e.g. "\"path=value\" string"); absent = none.
+  std::vector<std::string> strings(const std::string& key, const std::string& what);
   JsonReader object(const std::string& key);  // required
   // An object, or an empty one when the key is absent.
   JsonReader object_or_empty(const std::string& key);

@@ -22,15 +22,7 @@ SweepPlan load_sweep(const std::string& path) {
   plan.base_scenario = r.string("base", {});
   plan.base_scenario = resolve_path(path, plan.base_scenario);
   plan.runtime = r.string("runtime", "sim", {"sim", "real"});
-  std::vector<std::string> common;
-  const auto& sets = r.raw("sets");
-  if (!sets.is_null()) {
-    if (!sets.is_array()) r.fail("sets", "expected an array of \"path=value\" strings");
-    for (const auto& s : sets) {
-      if (!s.is_string()) r.fail("sets", "expected an array of \"path=value\" strings");
-      common.push_back(s.get<std::string>());
-    }
-  }
+  const std::vector<std::string> common = r.strings("sets", "\"path=value\" string");
   // Axes: each a path and its list of values.
   using Axis = std::pair<std::string, std::vector<nlohmann::json>>;
   auto read_axes = [&](const char* key) {
