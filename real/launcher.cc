@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <boost/asio.hpp>
 #include <chrono>
-#include <csignal>
 #include <cstring>
 #include <filesystem>
 #include <fstream>

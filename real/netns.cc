@@ -53,11 +53,19 @@ std::string slurp(const std::string& path) {
 
 }  // namespace
 
-std::string NetnsLab::ip_tool() { return find_tool("ip"); }
+const std::string& NetnsLab::ip_tool() {
+  static const std::string path = find_tool("ip");
+  return path;
+}
+
+const std::string& NetnsLab::tc_tool() {
+  static const std::string path = find_tool("tc");
+  return path;
+}
 
 std::string NetnsLab::unavailable_reason() {
   if (::geteuid() != 0) return "needs root (network namespaces, veth pairs and tc qdiscs)";
-  if (find_tool("ip").empty() || find_tool("tc").empty()) return "needs iproute2 (ip and tc)";
+  if (ip_tool().empty() || tc_tool().empty()) return "needs iproute2 (ip and tc)";
   return "";
 }
 
@@ -92,7 +100,7 @@ NetnsLab::NetnsLab(const std::vector<std::vector<double>>& mbps, std::string log
       // messages would cross a slow WAN at line rate.
       run({ip_tool(), "-n", n, "link", "set", "dev", vn, "gso_max_size", "1500", "gso_max_segs", "1"});
       run({ip_tool(), "-n", n, "link", "set", vn, "up"});
-      const std::string tc = find_tool("tc");
+      const std::string& tc = tc_tool();
       run({tc, "-n", n, "qdisc", "add", "dev", vn, "root", "handle", "1:", "htb", "default", "999"});
       run({tc, "-n", n, "class", "add", "dev", vn, "parent", "1:", "classid", "1:999", "htb", "rate", "100gbit"});
       for (int e = 0; e < dcs_; ++e) {
@@ -105,7 +113,7 @@ NetnsLab::NetnsLab(const std::vector<std::vector<double>>& mbps, std::string log
       }
     }
   } catch (...) {
-    for (const auto& n : names_) run_process(ip_tool(), {"netns", "del", n}, log_);
+    remove_namespaces();
     throw;
   }
 }
@@ -126,7 +134,10 @@ void NetnsLab::remove_stale_labs() const {
   }
 }
 
-NetnsLab::~NetnsLab() {
+NetnsLab::~NetnsLab() { remove_namespaces(); }
+
+void NetnsLab::remove_namespaces() const {
+  // Deleting a namespace deletes its end of the veth pair, hence the pair, and the qdiscs on it.
   for (const auto& n : names_) run_process(ip_tool(), {"netns", "del", n}, log_);
 }
 
@@ -143,14 +154,14 @@ std::string NetnsLab::relay_listen(int from_dc, int to_dc) const {
 std::string NetnsLab::relay_source(int from_dc, int to_dc) const { return relay_listen(to_dc, from_dc); }
 
 void NetnsLab::set_bandwidth(int from_dc, int to_dc, double mbps) {
-  run({find_tool("tc"), "-n", ns(from_dc), "class", "change", "dev", veth_ns(from_dc), "parent", "1:", "classid",
+  run({tc_tool(), "-n", ns(from_dc), "class", "change", "dev", veth_ns(from_dc), "parent", "1:", "classid",
        class_id(to_dc), "htb", "rate", rate(mbps), "ceil", rate(mbps)});
 }
 
 std::vector<std::vector<std::uint64_t>> NetnsLab::shaped_bytes() const {
   std::vector<std::vector<std::uint64_t>> out(std::size_t(dcs_), std::vector<std::uint64_t>(std::size_t(dcs_), 0));
   for (int d = 0; d < dcs_; ++d) {
-    const std::string text = capture({find_tool("tc"), "-n", ns(d), "-s", "class", "show", "dev", veth_ns(d)});
+    const std::string text = capture({tc_tool(), "-n", ns(d), "-s", "class", "show", "dev", veth_ns(d)});
     for (int e = 0; e < dcs_; ++e) {
       if (e == d) continue;
       // "class htb 1:101 root ... rate 100Mbit ...\n Sent 123 bytes 4 pkt ..."

@@ -40,11 +40,13 @@ class NetnsLab {
   void set_bandwidth(int from_dc, int to_dc, double mbps);
   // Bytes the kernel has sent through each DC-pair class so far: [from][to].
   std::vector<std::vector<std::uint64_t>> shaped_bytes() const;
-  static std::string ip_tool();
+  static const std::string& ip_tool();  // "" when absent
+  static const std::string& tc_tool();
 
  private:
   std::string veth_ns(int dc) const;
   void remove_stale_labs() const;
+  void remove_namespaces() const;
   void run(const std::vector<std::string>& args) const;
   std::string capture(const std::vector<std::string>& args) const;
   int dcs_ = 0;

@@ -66,7 +66,8 @@ WanEmulation::WanEmulation(asio::io_context& io, const Topology& t, const Deploy
   if (lab)
     for (int a = 0; a < dcs; ++a)
       for (int b = 0; b < dcs; ++b)
-        if (a != b && !wan_path(t, a, b).trace.empty()) followers_.push_back({a, b, wan_path(t, a, b).trace});
+        if (a != b)
+          if (auto trace = wan_path(t, a, b).trace; !trace.empty()) followers_.push_back({a, b, std::move(trace)});
 }
 
 void WanEmulation::set_job_start(Clock::time_point start) {
