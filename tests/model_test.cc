@@ -1,6 +1,7 @@
 // Gradients checked against central finite differences, for both models.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <random>
 
 #include "core/models/mlp.h"
@@ -40,6 +41,35 @@ void check_gradient(const Mlp& m) {
 TEST(Model, SoftmaxRegressionGradientMatchesFiniteDifferences) { check_gradient(Mlp(6, {}, 3)); }
 
 TEST(Model, MlpGradientMatchesFiniteDifferences) { check_gradient(Mlp(6, {5, 4}, 3)); }
+
+// The gradient of a Fashion-MNIST-sized MLP must not depend on the cache sizes
+// the CPU reports (Eigen derives its product blocking from them), or runs on
+// two machines drift apart.
+ParamSet gradient_with_reported_caches(std::ptrdiff_t l1, std::ptrdiff_t l2, std::ptrdiff_t l3) {
+  Eigen::setCpuCacheSizes(l1, l2, l3);  // what a different machine would report
+  const Mlp m(784, {128}, 10);
+  std::mt19937_64 rng(11);
+  std::normal_distribution<float> n(0, 1);
+  Eigen::MatrixXf x(784, 32);
+  for (Eigen::Index i = 0; i < x.size(); ++i) x.data()[i] = n(rng);
+  std::vector<int> y(32);
+  for (int i = 0; i < 32; ++i) y[std::size_t(i)] = i % 10;
+  ParamSet g;
+  m.loss_and_gradient(m.init(5), x, y, &g);
+  return g;
+}
+
+TEST(Model, GradientIsBitIdenticalWhateverCachesTheMachineReports) {
+  const ParamSet small = gradient_with_reported_caches(16 * 1024, 128 * 1024, 1024 * 1024);
+  const ParamSet large = gradient_with_reported_caches(64 * 1024, 4 * 1024 * 1024, 512 * 1024 * 1024);
+  ASSERT_EQ(small.size(), large.size());
+  for (std::size_t b = 0; b < small.size(); ++b) {
+    ASSERT_EQ(small[b].values.size(), large[b].values.size());
+    EXPECT_EQ(0, std::memcmp(small[b].values.data(), large[b].values.data(),
+                             sizeof(float) * std::size_t(small[b].values.size())))
+        << "block " << b;
+  }
+}
 
 TEST(Model, EvaluateCountsCorrectPredictions) {
   Mlp m(2, {}, 2);

@@ -4,6 +4,8 @@
 #include <random>
 #include <stdexcept>
 
+#include "core/models/fixed_blocking.h"
+
 namespace geotrain {
 namespace {
 
@@ -23,6 +25,7 @@ void softmax_columns(Eigen::MatrixXf& z) {
 }  // namespace
 
 Mlp::Mlp(int inputs, std::vector<int> hidden, int classes) : hidden_(std::move(hidden)) {
+  use_fixed_matrix_blocking();
   if (inputs <= 0 || classes < 2) throw std::invalid_argument("mlp: need inputs > 0 and classes >= 2");
   sizes_.push_back(inputs);
   for (int h : hidden_) {
