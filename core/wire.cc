@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "core/block_pool.h"
 #include "core/bytes.h"
 
 namespace geotrain {
@@ -171,7 +172,7 @@ void MessageAssembler::field_complete() {
       break;
     }
     case State::kPayloadHeader: {
-      payload_ = std::make_shared<Payload>();
+      payload_ = make_pooled_payload();  // large tensors reuse the storage of dropped ones
       payload_->loss_sum = r.get<double>();
       payload_->contributors = r.get<std::int32_t>();
       blocks_left_ = r.get<std::uint32_t>();
@@ -186,7 +187,7 @@ void MessageAssembler::field_complete() {
       b.key = r.get<std::uint32_t>();
       const auto n = r.get<std::uint32_t>();
       if (n > left / sizeof(float)) throw WireError("block length exceeds message");
-      b.values.resize(n);  // uninitialised: the network fills it
+      b.values = BlockPool::process().take(n);  // contents unspecified: the network fills it
       payload_->blocks.push_back(std::move(b));
       data_ = reinterpret_cast<std::uint8_t*>(payload_->blocks.back().values.data());
       data_left_ = sizeof(float) * n;

@@ -38,7 +38,7 @@ class LinkStream {
   template <class Buffers, class Handler>
   void async_write(const Buffers& b, Handler&& h) {
     if (tls_) return boost::asio::async_write(*tls_, b, std::forward<Handler>(h));
-    boost::asio::async_write(*plain_, b, std::forward<Handler>(h));
+    boost::asio::async_write(*plain_, b, large_writes, std::forward<Handler>(h));
   }
   // Closes the socket without a TLS close_notify: peers treat a truncated TLS
   // stream like a plain end of stream (see peer_closed).
@@ -48,6 +48,11 @@ class LinkStream {
   }
 
  private:
+  // Asio's default completion condition hands the kernel at most 64 KiB per
+  // write call; a large tensor then costs thousands of calls and wake-ups.
+  // Offering up to 16 MiB lets each call fill the socket's whole send buffer.
+  static std::size_t large_writes(const boost::system::error_code& e, std::size_t) { return e ? 0 : 1u << 20; }
+
   std::optional<Socket> plain_;
   std::optional<boost::asio::ssl::stream<Socket>> tls_;
   Role role_ = Role::client;
