@@ -134,6 +134,29 @@ void hit(asio::io_context& io, std::uint16_t port, const std::vector<std::uint8_
   s.close(ec);
 }
 
+// Joins a thread however the scope is left: a failed check must report, not
+// std::terminate the test binary with the thread still running.
+struct JoinOnExit {
+  std::thread& t;
+  ~JoinOnExit() {
+    if (t.joinable()) t.join();
+  }
+};
+
+// Connects until something accepts on `port` (a process may take a while to
+// start on a busy machine); false after `limit`.
+bool wait_for_listener(asio::io_context& io, std::uint16_t port, std::chrono::seconds limit) {
+  const auto end = std::chrono::steady_clock::now() + limit;
+  for (;;) {
+    asio::ip::tcp::socket s(io);
+    boost::system::error_code ec;
+    s.connect({asio::ip::make_address("127.0.0.1"), port}, ec);
+    if (!ec) return true;
+    if (std::chrono::steady_clock::now() > end) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
+
 TEST(RealMode, RejectsUnauthenticatedWrongSecretAndGarbageWhileTraining) {
   const std::string out = fresh_dir("attack");
   testing::CommandResult launch;
@@ -141,15 +164,17 @@ TEST(RealMode, RejectsUnauthenticatedWrongSecretAndGarbageWhileTraining) {
     launch = run_geotrain("launch " + source_path("scenarios/quickstart.json") + " --out " + out + " -q --timeout 300" +
                           set_args(small_sets(400)));
   });
+  const JoinOnExit join{runner};
   // Wait for the deployment config, then for the global server to listen.
   const std::string cfg_path = out + "/launch/config.json";
-  for (int i = 0; i < 300 && !std::filesystem::exists(cfg_path); ++i)
+  for (int i = 0; i < 1500 && !std::filesystem::exists(cfg_path); ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // written, not half-written
   const auto cfg = read_json(cfg_path);
   const std::uint16_t port = cfg["nodes"][0]["tcp_port"];
   const std::uint16_t udp_port = cfg["nodes"][0]["udp_port"];
   asio::io_context io;
+  ASSERT_TRUE(wait_for_listener(io, port, std::chrono::seconds(30))) << "the global server never listened";
   std::mt19937 rng(5);
   int sent = 0;
   // 1. Unauthenticated: a well-formed message frame without the handshake.
