@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "core/atomic_file.h"
 #include "core/config/json_reader.h"
 #include "core/config/scenario.h"
 #include "sim/sim_runner.h"
@@ -113,7 +114,7 @@ int run_regress(const RegressOptions& opt) {
                 {"note", "written by geotrain regress --update; tolerances may be edited by hand"},
                 {"metrics", make_expectation(summary, previous.is_object() ? previous.value("metrics", json::object())
                                                                            : json::object())}};
-      std::ofstream(expect_path) << e.dump(2) << "\n";
+      write_file_atomically(expect_path, e.dump(2) + "\n");
       std::printf("%s: expectations written to %s\n", path.filename().c_str(), expect_path.c_str());
       continue;
     }

@@ -11,8 +11,10 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <sstream>
 #include <thread>
 
+#include "core/atomic_file.h"
 #include "core/config/json_reader.h"
 #include "real/process.h"
 #include "real/stop_signals.h"
@@ -67,7 +69,7 @@ SweepOutcome run_sweep(const SweepPlan& plan, const std::string& out, const Swee
     pj["base"] = plan.base_scenario;
     pj["runtime"] = plan.runtime;
     for (const auto& p : plan.points) pj["points"].push_back({{"id", p.id}, {"seed", p.seed}, {"sets", p.sets}});
-    std::ofstream(out + "/plan.json") << pj.dump(1) << "\n";
+    write_file_atomically(out + "/plan.json", pj.dump(1) + "\n");
   }
   SweepOutcome o;
   std::deque<const SweepPoint*> todo;
@@ -131,7 +133,7 @@ SweepOutcome run_sweep(const SweepPlan& plan, const std::string& out, const Swee
 }
 
 int write_results_csv(const SweepPlan& plan, const std::string& out) {
-  std::ofstream csv(out + "/results.csv");
+  std::ostringstream csv;
   csv << "point,seed";
   for (const auto& a : plan.axes) csv << ',' << csv_cell(a);
   // Summary fields that are also swept (e.g. architecture) appear once, as the axis.
@@ -151,6 +153,7 @@ int write_results_csv(const SweepPlan& plan, const std::string& out) {
     csv << ',' << s["bytes"]["wan"].dump() << ',' << s["bytes"]["lan"].dump() << '\n';
     ++rows;
   }
+  write_file_atomically(out + "/results.csv", csv.str());
   return rows;
 }
 

@@ -3,7 +3,10 @@
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
+#include <sstream>
 #include <stdexcept>
+
+#include "core/atomic_file.h"
 
 namespace geotrain {
 
@@ -68,17 +71,13 @@ void write_run_outputs(const std::string& dir, const RunResult& r) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) throw std::runtime_error(dir + ": cannot create directory: " + ec.message());
-  {
-    std::ofstream out(dir + "/summary.json");
-    if (!out) throw std::runtime_error(dir + "/summary.json: cannot write");
-    out << summary_json(r).dump(2) << "\n";
-  }
-  std::ofstream csv(dir + "/timeline.csv");
-  if (!csv) throw std::runtime_error(dir + "/timeline.csv: cannot write");
+  write_file_atomically(dir + "/summary.json", summary_json(r).dump(2) + "\n");
+  std::ostringstream csv;
   csv << "time_s,round,test_accuracy,loss,wan_bytes,lan_bytes\n" << std::setprecision(10);
   for (const auto& t : r.timeline)
     csv << t.time_s << ',' << t.round << ',' << t.test_accuracy << ',' << t.loss << ',' << t.net.wan_bytes << ','
         << t.net.lan_bytes << '\n';
+  write_file_atomically(dir + "/timeline.csv", csv.str());
 }
 
 }  // namespace geotrain

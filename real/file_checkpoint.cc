@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "core/atomic_file.h"
 #include "core/results.h"
 
 namespace geotrain::real {
@@ -68,14 +69,8 @@ void FileCheckpointStore::save(const ServerSnapshot& s) {
   j["timeline"] = json::array();
   for (const auto& r : s.timeline) j["timeline"].push_back(timeline_row_json(r));
   j["time_to_target_s"] = s.time_to_target_s ? json(*s.time_to_target_s) : json(nullptr);
-  const std::string tmp = dir_ + "/global.snap.tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    const auto bytes = json::to_cbor(j);
-    out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
-    if (!out) throw std::runtime_error(tmp + ": write failed");
-  }
-  std::filesystem::rename(tmp, dir_ + "/global.snap");
+  const auto bytes = json::to_cbor(j);
+  write_file_atomically(dir_ + "/global.snap", std::string(bytes.begin(), bytes.end()));
   // Rounds up to the snapshot are in it; the log starts afresh.
   std::fclose(log_);
   log_ = std::fopen((dir_ + "/global.log").c_str(), "wb");

@@ -16,6 +16,7 @@
 #include <set>
 #include <thread>
 
+#include "core/atomic_file.h"
 #include "core/config/scenario.h"
 #include "core/deployment.h"
 #include "real/auth.h"
@@ -193,7 +194,7 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
   cfg.secret_file = fs::absolute(out + "/launch/secret").string();
   write_secret_file(cfg.secret_file);
   const std::string cfg_path = out + "/launch/config.json";
-  std::ofstream(cfg_path) << cfg.to_json().dump(2) << "\n";
+  write_file_atomically(cfg_path, cfg.to_json().dump(2) + "\n");
 
   std::thread relay_thread([&io] {
     auto guard = asio::make_work_guard(io);

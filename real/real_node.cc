@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "core/atomic_file.h"
 #include "core/bytes.h"
 #include "core/wire.h"
 #include "real/tls.h"
@@ -339,10 +340,9 @@ void RealNode::start_actor(bool rejoin) {
   started_ = true;
   const auto now = Clock::now();
   for (NodeId c : job_.deployment().nodes[self_].children) last_heard_[c] = now;
-  if (self_ == job_.deployment().global_server) {  // written whole, then renamed: readers never see half
+  if (self_ == job_.deployment().global_server) {
     std::filesystem::create_directories(cfg_.out);
-    std::ofstream(cfg_.epoch_file() + ".tmp") << epoch_unix_ns() << "\n";
-    std::filesystem::rename(cfg_.epoch_file() + ".tmp", cfg_.epoch_file());
+    write_file_atomically(cfg_.epoch_file(), std::to_string(epoch_unix_ns()) + "\n");
   }
   heartbeat();
   asio::post(io_, [this, rejoin] {

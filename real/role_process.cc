@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "core/atomic_file.h"
 #include "core/config/scenario.h"
 #include "core/job.h"
 #include "core/monitor.h"
@@ -79,7 +80,7 @@ int run_role(const RealConfig& cfg, NodeId id) {
   }
   const std::string dir = cfg.out + "/nodes";
   std::filesystem::create_directories(dir);
-  std::ofstream(dir + "/" + std::to_string(id) + ".json") << report.dump(2) << "\n";
+  write_file_atomically(dir + "/" + std::to_string(id) + ".json", report.dump(2) + "\n");
   return 0;
 }
 

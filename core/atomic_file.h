@@ -1,0 +1,14 @@
+// Whole-file writes that readers never see half done: a sweep resuming after a
+// crash, a collector merging node reports, a restarted server reading its
+// snapshot, a test polling for a config all read files another process may be
+// writing at that moment.
+#pragma once
+#include <string>
+
+namespace geotrain {
+
+// Writes `content` to `path` + ".tmp", then renames it over `path` (atomic on
+// POSIX filesystems). Throws std::runtime_error naming the file on failure.
+void write_file_atomically(const std::string& path, const std::string& content);
+
+}  // namespace geotrain
