@@ -70,9 +70,10 @@ def main():
     pngs = []
 
     fig, ax = plt.subplots(figsize=(9, 5))
-    for label, s, rows in runs:
-        if rows:
-            ax.plot([r["time_s"] for r in rows], [r["test_accuracy"] for r in rows], marker=".", label=label)
+    for i, (label, s, rows) in enumerate(runs):
+        if rows:  # 10 colours, then the next line style: no two runs look alike
+            ax.plot([r["time_s"] for r in rows], [r["test_accuracy"] for r in rows], marker=".", label=label,
+                    color=f"C{i % 10}", linestyle=["-", "--", ":", "-."][i // 10 % 4])
     target = runs[0][1].get("target_accuracy") if runs else None
     if target:
         ax.axhline(target, color="grey", linestyle="--", linewidth=1, label=f"target {target}")
@@ -108,15 +109,17 @@ def main():
     ax.set_ylabel("MB on the wire")
     ax.set_yscale("log")
     ax.set_title("WAN and LAN bytes per run")
-    ax.legend()
+    ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))  # outside: never over a bar
     pngs.append(("WAN/LAN bytes per run", save(fig, out, "bytes.png")))
 
+    # One bar per DC and architecture/policy: averaging hips and flat runs together would hide their difference.
     dcs = {}
     for _, s, _ in runs:
         for dc in s["dcs"]:
             if dc["workers"] > 0:
-                dcs.setdefault(dc["name"], []).append((dc["compute_busy_fraction"], dc["blocked_fraction"]))
-    fig, ax = plt.subplots(figsize=(7, 4))
+                key = f"{dc['name']}\n{s['architecture']}/{s['policy']}"
+                dcs.setdefault(key, []).append((dc["compute_busy_fraction"], dc["blocked_fraction"]))
+    fig, ax = plt.subplots(figsize=(max(7, 1.2 * len(dcs)), 4))
     names = sorted(dcs)
     busy = [sum(b for b, _ in dcs[n]) / len(dcs[n]) for n in names]
     blocked = [sum(k for _, k in dcs[n]) / len(dcs[n]) for n in names]
@@ -124,8 +127,8 @@ def main():
     ax.bar(names, blocked, bottom=busy, label="blocked on sync", color="#e15759")
     ax.set_ylim(0, 1.05)
     ax.set_ylabel("fraction of run time (mean over runs)")
-    ax.set_title("Per-DC compute-busy and blocked fractions")
-    ax.legend()
+    ax.set_title("Per-DC compute-busy and blocked fractions, by architecture/policy")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))
     pngs.append(("Per-DC busy/blocked", save(fig, out, "dc_fractions.png")))
 
     cols = ["run", "runtime", "architecture", "policy", "final_test_accuracy", "time_to_target_s", "sim_time_s",
