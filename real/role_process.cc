@@ -34,7 +34,7 @@ int run_role(const RealConfig& cfg, NodeId id) {
   if (spec.role == Role::kGlobalServer)
     monitor = std::make_unique<RunMonitor>(job.model(), job.data().test, sc.stop, sc.eval,
                                            [&node] { return node.counters().sent; });
-  Progress progress(monitor != nullptr, "real", sc.stop.rounds);
+  Progress progress(monitor != nullptr, "real", sc.stop.rounds, "wan sent by gs");
   if (monitor) monitor->on_eval([&progress](const TimelineRow& r) { progress(r); });
   // The global server checkpoints when asked to; finding an epoch file from an
   // earlier start means this process is a restart: resume, do not start over.
