@@ -107,7 +107,9 @@ def main():
     ax.set_xticks(list(xs))
     ax.set_xticklabels([l for l, _, _ in runs], rotation=60, ha="right", fontsize=7)
     ax.set_ylabel("MB on the wire")
-    ax.set_yscale("log")
+    sizes = [v for _, s, _ in runs for v in (s["bytes"]["wan"], s["bytes"]["lan"]) if v > 0]
+    if sizes and max(sizes) / min(sizes) > 50:  # log only when linear would flatten the small bars to nothing
+        ax.set_yscale("log")
     ax.set_title("WAN and LAN bytes per run")
     ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0))  # outside: never over a bar
     pngs.append(("WAN/LAN bytes per run", save(fig, out, "bytes.png")))
