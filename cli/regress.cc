@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 
 #include "core/atomic_file.h"
 #include "core/config/json_reader.h"

@@ -1,7 +1,6 @@
 #include "core/results.h"
 
 #include <filesystem>
-#include <fstream>
 #include <iomanip>
 #include <sstream>
 #include <stdexcept>

@@ -60,13 +60,14 @@ std::string read_secret_file(const std::string& path) {
 }
 
 void write_secret_file(const std::string& path) {
-  {
-    std::ofstream s(path);
-    if (!s) throw std::runtime_error(path + ": cannot write the shared secret");
-    for (auto c : random_bytes(32)) s << "0123456789abcdef"[c >> 4] << "0123456789abcdef"[c & 15];
-    s << "\n";
-  }
+  std::ofstream s(path);
+  if (!s) throw std::runtime_error(path + ": cannot write the shared secret");
+  // Owner-only before the secret is in it: never readable by others, not even briefly.
   std::filesystem::permissions(path, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  for (auto c : random_bytes(32)) s << "0123456789abcdef"[c >> 4] << "0123456789abcdef"[c & 15];
+  s << "\n";
+  s.close();
+  if (!s) throw std::runtime_error(path + ": cannot write the shared secret");
 }
 
 }  // namespace geotrain::real

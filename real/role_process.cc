@@ -1,7 +1,6 @@
 #include "real/role_process.h"
 
 #include <filesystem>
-#include <fstream>
 
 #include "core/atomic_file.h"
 #include "core/config/scenario.h"

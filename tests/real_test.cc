@@ -134,13 +134,34 @@ void hit(asio::io_context& io, std::uint16_t port, const std::vector<std::uint8_
   s.close(ec);
 }
 
-// Joins a thread however the scope is left: a failed check must report, not
-// std::terminate the test binary with the thread still running.
-struct JoinOnExit {
-  std::thread& t;
-  ~JoinOnExit() {
-    if (t.joinable()) t.join();
+// `geotrain launch` of the quickstart on a thread of its own, for tests that act
+// on the running job. Joined however the test ends: a failed check reports
+// instead of std::terminate-ing the binary with the thread still running.
+class BackgroundLaunch {
+ public:
+  BackgroundLaunch(std::string out, const std::string& args)
+      : out_(std::move(out)), thread_([this, args] {
+          result_ = run_geotrain("launch " + source_path("scenarios/quickstart.json") + " --out " + out_ + args);
+        }) {}
+  ~BackgroundLaunch() {
+    if (thread_.joinable()) thread_.join();
   }
+  // The deployment config, once the launcher has written it (whole: it is renamed into place).
+  nlohmann::json config() const {
+    const std::string path = out_ + "/launch/config.json";
+    for (int i = 0; i < 1500 && !std::filesystem::exists(path); ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    return read_json(path);
+  }
+  const testing::CommandResult& finish() {
+    thread_.join();
+    return result_;
+  }
+
+ private:
+  std::string out_;
+  testing::CommandResult result_;
+  std::thread thread_;  // last: starts once the members it writes exist
 };
 
 // Connects until something accepts on `port` (a process may take a while to
@@ -159,18 +180,8 @@ bool wait_for_listener(asio::io_context& io, std::uint16_t port, std::chrono::se
 
 TEST(RealMode, RejectsUnauthenticatedWrongSecretAndGarbageWhileTraining) {
   const std::string out = fresh_dir("attack");
-  testing::CommandResult launch;
-  std::thread runner([&] {
-    launch = run_geotrain("launch " + source_path("scenarios/quickstart.json") + " --out " + out + " -q --timeout 300" +
-                          set_args(small_sets(400)));
-  });
-  const JoinOnExit join{runner};
-  // Wait for the deployment config, then for the global server to listen.
-  const std::string cfg_path = out + "/launch/config.json";
-  for (int i = 0; i < 1500 && !std::filesystem::exists(cfg_path); ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // written, not half-written
-  const auto cfg = read_json(cfg_path);
+  BackgroundLaunch job(out, " -q --timeout 300" + set_args(small_sets(400)));
+  const auto cfg = job.config();
   const std::uint16_t port = cfg["nodes"][0]["tcp_port"];
   const std::uint16_t udp_port = cfg["nodes"][0]["udp_port"];
   asio::io_context io;
@@ -229,7 +240,7 @@ TEST(RealMode, RejectsUnauthenticatedWrongSecretAndGarbageWhileTraining) {
     for (auto& b : d) b = std::uint8_t(rng());
     u.send_to(asio::buffer(d), {asio::ip::make_address("127.0.0.1"), udp_port});
   }
-  runner.join();
+  const auto& launch = job.finish();
   ASSERT_EQ(launch.exit_code, 0) << launch.output;
   const auto summary = read_json(out + "/summary.json");
   EXPECT_EQ(summary["rounds"], 400) << "training must complete despite the attack";
@@ -270,21 +281,16 @@ bool plain_handshake_accepted(std::uint16_t port, const std::string& secret, std
 // another DC that knows the secret but skips TLS is refused while a same-DC one is not.
 TEST(RealMode, TlsOnWanLinksTrainsAndRefusesPlainWanPeers) {
   const std::string out = fresh_dir("tls");
-  testing::CommandResult launch;
-  std::thread runner([&] {
-    launch = run_geotrain("launch " + source_path("scenarios/quickstart.json") + " --out " + out +
-                          " -q --timeout 120 --tls wan" + set_args(small_sets(150)));
-  });
-  const std::string cfg_path = out + "/launch/config.json";
-  for (int i = 0; i < 300 && !std::filesystem::exists(cfg_path); ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  const auto cfg = read_json(cfg_path);
+  BackgroundLaunch job(out, " -q --timeout 120 --tls wan" + set_args(small_sets(150)));
+  const auto cfg = job.config();
   const std::string secret = real::read_secret_file(cfg["secret_file"]);
+  asio::io_context io;
+  ASSERT_TRUE(wait_for_listener(io, cfg["nodes"][1]["tcp_port"], std::chrono::seconds(30)))
+      << "dc-a's local server never listened";
   // Node 1 is dc-a's local server, node 2 a dc-a worker, node 4 dc-b's local server.
   EXPECT_TRUE(plain_handshake_accepted(cfg["nodes"][1]["tcp_port"], secret, 2));
   EXPECT_FALSE(plain_handshake_accepted(cfg["nodes"][1]["tcp_port"], secret, 4));
-  runner.join();
+  const auto& launch = job.finish();
   ASSERT_EQ(launch.exit_code, 0) << launch.output;
   const auto s = read_json(out + "/summary.json");
   EXPECT_EQ(s["rounds"], 150);
