@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/guarded.h"
+#include "core/atomic_file.h"
 #include "core/config/scenario.h"
 #include "core/deployment.h"
 #include "core/results.h"
@@ -50,6 +51,7 @@ void add_sim(CLI::App& app) {
   c->callback([args] {
     guarded([&] {
       const Scenario sc = load_scenario(args->scenario, args->sets);
+      check_writable_dir(args->out, "--out " + args->out);
       sim::SimOptions opt;
       opt.progress = !args->quiet;
       const RunResult r = sim::run_simulation(sc, opt);

@@ -4,6 +4,7 @@
 
 #include "cli/commands.h"
 #include "cli/guarded.h"
+#include "core/atomic_file.h"
 #include "core/results.h"
 #include "real/launcher.h"
 #include "real/real_config.h"
@@ -47,13 +48,19 @@ void add_launch(CLI::App& app) {
   c->add_option("--set,-s", a->sets, "Override a scenario value (as in geotrain sim). Repeatable.");
   c->add_flag("--quiet,-q", a->quiet, "No progress on stderr (the global server logs to OUT/logs too)");
   c->add_flag("--no-wan-emulation", a->no_wan, "Connect nodes directly (plain loopback everywhere)");
-  c->add_option("--timeout", a->timeout, "Kill everything after this many seconds (0 = none)");
-  c->add_option("--kill-node", a->kill_node, "Fault injection: SIGKILL this node id mid-run");
-  c->add_option("--kill-after", a->kill_after, "... this many seconds after launch");
+  c->add_option("--timeout", a->timeout, "Kill everything after this many seconds (0 = none)")
+      ->check(CLI::NonNegativeNumber);
+  c->add_option("--kill-node", a->kill_node,
+                "Fault injection: SIGKILL this node id mid-run (0 = global server; a wrong id lists them)")
+      ->check(CLI::NonNegativeNumber);
+  c->add_option("--kill-after", a->kill_after, "... this many seconds after launch")->check(CLI::NonNegativeNumber);
   c->add_flag("--restart", a->restart, "... and start it again afterwards");
-  c->add_option("--restart-after", a->restart_after, "... this many seconds after the kill (1)");
-  c->add_option("--failure-timeout", a->failure_timeout, "Seconds of silence before a worker is dropped (5)");
-  c->add_option("--checkpoint-every", a->checkpoint_every, "Global server checkpoints every N rounds (0 = never)");
+  c->add_option("--restart-after", a->restart_after, "... this many seconds after the kill (1)")
+      ->check(CLI::NonNegativeNumber);
+  c->add_option("--failure-timeout", a->failure_timeout, "Seconds of silence before a worker is dropped (5)")
+      ->check(CLI::Range(0.05, 3600.0));
+  c->add_option("--checkpoint-every", a->checkpoint_every, "Global server checkpoints every N rounds (0 = never)")
+      ->check(CLI::NonNegativeNumber);
   c->add_option("--tls", a->tls,
                 "TLS 1.3 on links between data centres (wan), on every link (all), or none (off, the default);\n"
                 "uses a fresh self-signed certificate in OUT/launch/tls/")
@@ -75,6 +82,7 @@ void add_launch(CLI::App& app) {
       opt.checkpoint_every = a->checkpoint_every;
       opt.netns = a->netns;
       opt.tls = a->tls == "all" ? real::TlsLinks::kAll : a->tls == "wan" ? real::TlsLinks::kWan : real::TlsLinks::kOff;
+      check_writable_dir(a->out, "--out " + a->out);
       const RunResult r = real::launch(a->scenario, a->sets, a->out, opt);
       write_run_outputs(a->out, r);
       const double acc = r.timeline.empty() ? 0 : r.timeline.back().test_accuracy;

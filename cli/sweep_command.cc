@@ -5,6 +5,7 @@
 #include "cli/commands.h"
 #include "cli/guarded.h"
 #include "cli/sweep_runner.h"
+#include "core/atomic_file.h"
 #include "core/config/json_reader.h"
 
 namespace geotrain::cli {
@@ -43,6 +44,7 @@ void add_sweep(CLI::App& app) {
           opt.shard >= opt.shards)
         throw ConfigError("--shard " + a->shard, "", "expected i/n with 0 <= i < n, e.g. 0/4");
       const SweepPlan plan = load_sweep(a->file);
+      check_writable_dir(a->out, "--out " + a->out);
       const SweepOutcome o = run_sweep(plan, a->out, opt);
       const int rows = write_results_csv(plan, a->out);
       std::printf("%s: %d points in this shard run, %d already finished, %d failed; %d rows -> %s/results.csv\n",

@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "core/config/json_reader.h"
+
 namespace geotrain {
 
 void write_file_atomically(const std::string& path, const std::string& content) {
@@ -19,6 +21,21 @@ void write_file_atomically(const std::string& path, const std::string& content) 
   std::error_code ec;
   std::filesystem::rename(tmp, path, ec);
   if (ec) throw std::runtime_error(path + ": cannot replace: " + ec.message());
+}
+
+void check_writable_dir(const std::string& dir, const std::string& option) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) throw ConfigError(option, "", "cannot create the output directory: " + ec.message());
+  if (!fs::is_directory(dir)) throw ConfigError(option, "", "not a directory");
+  const std::string probe = dir + "/.geotrain-write-probe";
+  {
+    std::ofstream out(probe);
+    if (!out || !(out << "ok") || !(out.flush()))
+      throw ConfigError(option, "", "cannot write in the output directory (permissions or a full disk)");
+  }
+  fs::remove(probe, ec);
 }
 
 }  // namespace geotrain

@@ -29,6 +29,7 @@ class TrainingJob {
   const Model& model() const { return *model_; }
   const TrainTest& data() const { return data_; }
   const ComputeModel& compute_model() const { return compute_; }
+  const ParamSet& initial_params() const { return initial_; }
 
   // `monitor`, `tracer` and `checkpoints` may be null. The actor keeps references to rt and this job.
   std::unique_ptr<Actor> make_actor(NodeId id, Runtime& rt, RunMonitor* monitor, Tracer* tracer,

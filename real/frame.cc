@@ -53,10 +53,8 @@ void FrameDecoder::header_complete() {
   crc_ = load_raw<std::uint32_t>(header_ + 12);
   running_crc_ = 0;
   got_ = 0;
-  if (type_ == FrameType::kMessage)
-    assembler_ = std::make_unique<MessageAssembler>(want_);
-  else
-    body_.resize(want_);
+  body_.clear();
+  if (type_ == FrameType::kMessage) assembler_ = std::make_unique<MessageAssembler>(want_);
 }
 
 std::pair<std::uint8_t*, std::size_t> FrameDecoder::prepare() {
@@ -70,7 +68,9 @@ std::pair<std::uint8_t*, std::size_t> FrameDecoder::prepare() {
       throw FrameError(std::string("malformed message: ") + e.what());
     }
   }
-  return {body_.data() + got_, want_ - got_};
+  // Grow the body as it arrives, never to the announced size up front.
+  if (body_.size() == got_) body_.resize(got_ + std::min(kBodyGrowthBytes, want_ - got_));
+  return {body_.data() + got_, body_.size() - got_};
 }
 
 void FrameDecoder::commit(std::size_t n, const Sink& sink) {
@@ -103,6 +103,7 @@ void FrameDecoder::commit(std::size_t n, const Sink& sink) {
       body_ = {};
     }
     have_header_ = 0;
+    got_ = want_ = 0;
     sink(std::move(f));
   }
 }

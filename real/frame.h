@@ -3,6 +3,9 @@
 // u16 reserved (0), u32 body length, u32 CRC-32C of the body (real/checksum.h).
 // A decoder enforces a hard body-size limit and rejects a bad magic, version,
 // type, length or checksum with FrameError: the caller closes that connection.
+// It commits memory only as bytes arrive: a header that announces a large body
+// costs nothing until the body's bytes are actually received, so a peer cannot
+// make a node allocate what it never sends.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -30,6 +33,11 @@ constexpr std::uint32_t kFrameMagic = 0x4E525447;  // "GTRN"
 constexpr std::uint8_t kFrameVersion = 1;
 constexpr std::size_t kFrameHeaderBytes = 16;
 constexpr std::size_t kDefaultMaxFrameBytes = std::size_t(1) << 30;  // 1 GiB
+// Before a peer has proved the secret it may send only the auth response
+// (4 + 16 + 32 bytes): any larger frame is refused at its header.
+constexpr std::size_t kPreAuthMaxFrameBytes = 256;
+// Non-message bodies grow by at most this much per read.
+constexpr std::size_t kBodyGrowthBytes = 64 * 1024;
 
 class FrameError : public std::runtime_error {
  public:
@@ -64,6 +72,11 @@ class FrameDecoder {
   void commit(std::size_t n, const Sink& sink);
   // True between the first byte of a frame and its last.
   bool mid_frame() const { return have_header_ > 0; }
+  // Raises or lowers the limit for frames whose header has not arrived yet
+  // (an authenticated link gets the job's limit).
+  void set_max_body(std::size_t n) { max_body_ = n; }
+  // Bytes of the current frame received so far (header and body).
+  std::size_t buffered() const { return have_header_ + got_; }
 
  private:
   std::size_t max_body_;

@@ -22,7 +22,8 @@ InboundLink::InboundLink(asio::ip::tcp::socket sock, asio::ssl::context* tls, st
       admit_(std::move(admit)),
       on_frame_(std::move(on_frame)),
       on_closed_(std::move(on_closed)),
-      decoder_(max_frame) {}
+      max_frame_(max_frame),
+      decoder_(kPreAuthMaxFrameBytes) {}
 
 void InboundLink::start() {
   boost::system::error_code ec;
@@ -86,6 +87,7 @@ void InboundLink::on_frame(Frame&& f) {
     if (const std::string refused = admit_(node, stream_->is_tls()); !refused.empty())
       return close("node " + std::to_string(node) + " refused: " + refused);
     peer_ = node;
+    decoder_.set_max_body(max_frame_);  // only now may frames be as large as the job needs
     auto frame = std::make_shared<Bytes>(make_frame(FrameType::kAccept, server_proof(secret_, client_nonce)));
     auto self = shared_from_this();
     stream_->async_write(asio::buffer(*frame), [frame, self](const boost::system::error_code&, std::size_t) {});

@@ -4,7 +4,9 @@
 // use this kind of link (a WAN peer may be required to use TLS), proves the
 // secret back, and decodes frames for the node. A peer that fails any of
 // this, or sends a malformed or oversize frame, is logged and disconnected;
-// nothing it sent reaches the node.
+// nothing it sent reaches the node. Until the peer has authenticated, frames
+// are limited to kPreAuthMaxFrameBytes, so an unauthenticated peer can make the
+// node hold no more than a few hundred bytes; afterwards to `max_frame`.
 #pragma once
 #include <boost/asio.hpp>
 #include <functional>
@@ -29,6 +31,7 @@ class InboundLink : public std::enable_shared_from_this<InboundLink> {
   void start();
   void close(const std::string& why);
   std::int32_t peer() const { return peer_; }
+  bool authenticated() const { return peer_ >= 0; }
 
  private:
   void read();
@@ -41,6 +44,7 @@ class InboundLink : public std::enable_shared_from_this<InboundLink> {
   Admit admit_;
   OnFrame on_frame_;
   OnClosed on_closed_;
+  std::size_t max_frame_;
   FrameDecoder decoder_;
   Bytes nonce_;
   std::int32_t peer_ = -1;  // known once authenticated

@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "core/atomic_file.h"
+#include "core/config/json_reader.h"
 #include "core/config/scenario.h"
 #include "core/deployment.h"
 #include "real/auth.h"
@@ -143,6 +144,14 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
   const StopSignals stop_signals;  // Ctrl-C: children stopped, relays closed, namespaces removed
   const Scenario sc = load_scenario(scenario, sets);
   const Deployment dep = plan_deployment(sc.topology, sc.architecture);
+  if (opt.fault.kill_node >= int(dep.nodes.size())) {
+    std::string ids;
+    for (std::size_t i = 0; i < dep.nodes.size() && i < 20; ++i)
+      ids += (i ? ", " : "") + std::to_string(i) + " " + dep.nodes[i].name;
+    throw ConfigError("--kill-node " + std::to_string(opt.fault.kill_node), "",
+                      "no such node; this deployment has ids 0-" + std::to_string(dep.nodes.size() - 1) + " (" + ids +
+                          (dep.nodes.size() > 20 ? ", ..." : "") + ")");
+  }
   fs::create_directories(out + "/launch");
   fs::create_directories(out + "/logs");
   fs::remove_all(out + "/nodes");

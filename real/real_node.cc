@@ -22,6 +22,14 @@ using WallClock = std::chrono::system_clock;
 namespace {
 constexpr std::size_t kDatagramChunk = 60000;
 constexpr std::size_t kFragmentHeader = 4 + 8 + 2 + 2;
+constexpr std::size_t kMaxPendingLinks = 64;
+
+// The largest frame an authenticated peer may send: the configured limit, but
+// never more than twice a full-model message (no role sends more than the model).
+std::size_t frame_limit(const RealConfig& cfg, const TrainingJob& job) {
+  const std::uint64_t model_bytes = 4 * element_count(job.initial_params()) + 64 * job.initial_params().size();
+  return std::size_t(std::min<std::uint64_t>(cfg.max_frame_bytes, 2 * model_bytes + (1 << 20)));
+}
 
 }  // namespace
 
@@ -33,7 +41,8 @@ RealNode::RealNode(asio::io_context& io, const RealConfig& cfg, const TrainingJo
       secret_(std::move(secret)),
       acceptor_(io),
       tls_acceptor_(io),
-      udp_(io) {
+      udp_(io),
+      frame_limit_(frame_limit(cfg, job)) {
   if (cfg.tls.links != TlsLinks::kOff) {
     tls_server_ = tls_server_context(cfg.tls);
     tls_client_ = tls_client_context(cfg.tls);
@@ -108,6 +117,10 @@ bool RealNode::tls_between(NodeId a, NodeId b) const {
 }
 
 std::string RealNode::admit(NodeId peer, bool tls) {
+  // One inbound link per peer: a peer that reconnects has given up its old link,
+  // so buffered bytes stay within (peers x frame limit).
+  for (auto& l : in_)
+    if (l->peer() == peer) l->close("node " + std::to_string(peer) + " reconnected");
   if (tls) {
     ++counters_.tls_links;
     return "";
@@ -225,17 +238,19 @@ void RealNode::receive_datagram() {
 void RealNode::listen() {
   const Endpoint& me = cfg_.nodes.at(std::size_t(self_));
   const tcp::endpoint ep(asio::ip::make_address(me.host), me.tcp_port);
-  acceptor_.open(ep.protocol());
-  acceptor_.set_option(tcp::acceptor::reuse_address(true));
-  acceptor_.bind(ep);
-  acceptor_.listen();
+  if (cfg_.tls.links != TlsLinks::kAll) {  // when every link must be TLS, no plain port is open at all
+    acceptor_.open(ep.protocol());
+    acceptor_.set_option(tcp::acceptor::reuse_address(true));
+    acceptor_.bind(ep);
+    acceptor_.listen();
+    accept(acceptor_, nullptr);
+  }
   udp_.open(udp::v4());
   // Best-effort tensors arrive as bursts of fragments; the default ~200 KiB receive buffer drops a burst while the
   // node computes. The kernel caps this at net.core.rmem_max, so it is a request, not a guarantee.
   boost::system::error_code ignored;
   udp_.set_option(udp::socket::receive_buffer_size(8 << 20), ignored);
   udp_.bind(udp::endpoint(asio::ip::make_address(me.host), me.udp_port));
-  accept(acceptor_, nullptr);
   if (tls_server_) {
     const tcp::endpoint tls_ep(asio::ip::make_address(me.host), me.tls_port);
     tls_acceptor_.open(tls_ep.protocol());
@@ -253,8 +268,17 @@ void RealNode::accept(tcp::acceptor& from, asio::ssl::context* tls) {
       if (e != asio::error::operation_aborted) accept(from, tls);
       return;
     }
+    // Bounded memory for strangers: at most kMaxPendingLinks links that have not
+    // authenticated yet (each holds at most a pre-auth frame); the oldest goes first.
+    std::size_t pending = 0;
+    for (auto& l : in_) pending += l->authenticated() ? 0 : 1;
+    for (auto it = in_.begin(); pending >= kMaxPendingLinks && it != in_.end(); ++it)
+      if (!(*it)->authenticated()) {
+        (*it)->close("too many unauthenticated connections; the oldest is dropped");
+        --pending;
+      }
     auto l = std::make_shared<InboundLink>(
-        std::move(s), tls, secret_, int(job_.deployment().nodes.size()), cfg_.max_frame_bytes,
+        std::move(s), tls, secret_, int(job_.deployment().nodes.size()), frame_limit_,
         [this](NodeId peer, bool is_tls) { return admit(peer, is_tls); },
         [this](NodeId peer, Frame&& f) { on_frame(peer, std::move(f)); },
         [this](InboundLink* dead, const std::string& why) {

@@ -123,6 +123,7 @@ class RealNode : public Runtime {
   std::map<std::pair<NodeId, std::uint64_t>, Reassembly> udp_partial_;
   std::uint64_t next_datagram_msg_ = 1;
   NodeCounters counters_;
+  std::size_t frame_limit_;
 };
 
 }  // namespace geotrain::real

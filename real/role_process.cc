@@ -1,5 +1,7 @@
 #include "real/role_process.h"
 
+#include <sys/resource.h>
+
 #include <filesystem>
 
 #include "core/atomic_file.h"
@@ -61,6 +63,9 @@ int run_role(const RealConfig& cfg, NodeId id) {
   report["rejected_links"] = c.rejected_links;
   report["rejected_datagrams"] = c.rejected_datagrams;
   report["tls_links"] = c.tls_links;
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  report["peak_rss_mb"] = double(usage.ru_maxrss) / 1024;  // Linux reports KiB
   report["events"] = nlohmann::json::array();
   for (const auto& e : node.events()) report["events"].push_back({{"time_s", e.time_s}, {"event", e.what}});
   if (const auto* w = dynamic_cast<const Worker*>(actor.get())) {

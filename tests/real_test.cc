@@ -13,35 +13,21 @@
 #include "real/auth.h"
 #include "real/frame.h"
 #include "sim/sim_runner.h"
-#include "tests/test_util.h"
+#include "tests/real_test_util.h"
 
 namespace geotrain {
 namespace {
 
 namespace asio = boost::asio;
+using testing::BackgroundLaunch;
+using testing::fresh_dir;
+using testing::hit;
+using testing::read_json;
 using testing::run_geotrain;
+using testing::set_args;
+using testing::small_sets;
 using testing::source_path;
-
-// A small scenario with a short WAN latency so real runs take seconds.
-std::vector<std::string> small_sets(int rounds) {
-  return {R"(model={"kind":"mlp","hidden":[16]})",
-          R"(dataset={"kind":"synthetic","features":32,"classes":4,"train":2000,"test":400})",
-          "stop.rounds=" + std::to_string(rounds), "eval.every_rounds=10", "topology.wan.default.latency_ms=5"};
-}
-
-std::string set_args(const std::vector<std::string>& sets) {
-  std::string s;
-  for (const auto& x : sets) s += " --set '" + x + "'";
-  return s;
-}
-
-nlohmann::json read_json(const std::string& p) { return load_json_file(p); }
-
-std::string fresh_dir(const std::string& name) {
-  const std::string d = "/tmp/geotrain-test-" + name + "-" + std::to_string(::getpid());
-  std::filesystem::remove_all(d);
-  return d;
-}
+using testing::wait_for_listener;
 
 // Every architecture and policy in core/ runs in real mode from the scenario
 // file and trains like the simulation.
@@ -121,60 +107,6 @@ TEST(RealModeFaults, RestartedGlobalServerResumesFromItsCheckpointLosingNoRound)
   for (const auto& row : s["gs_report"]["timeline"]) {  // time and rounds run on across the restart
     EXPECT_GT(row["time_s"].get<double>(), last);
     last = row["time_s"];
-  }
-}
-
-// Connects to `port` and writes `bytes`, then closes.
-void hit(asio::io_context& io, std::uint16_t port, const std::vector<std::uint8_t>& bytes) {
-  asio::ip::tcp::socket s(io);
-  boost::system::error_code ec;
-  s.connect({asio::ip::make_address("127.0.0.1"), port}, ec);
-  if (ec) throw std::runtime_error("connect failed: " + ec.message());
-  asio::write(s, asio::buffer(bytes), ec);
-  s.close(ec);
-}
-
-// `geotrain launch` of the quickstart on a thread of its own, for tests that act
-// on the running job. Joined however the test ends: a failed check reports
-// instead of std::terminate-ing the binary with the thread still running.
-class BackgroundLaunch {
- public:
-  BackgroundLaunch(std::string out, const std::string& args)
-      : out_(std::move(out)), thread_([this, args] {
-          result_ = run_geotrain("launch " + source_path("scenarios/quickstart.json") + " --out " + out_ + args);
-        }) {}
-  ~BackgroundLaunch() {
-    if (thread_.joinable()) thread_.join();
-  }
-  // The deployment config, once the launcher has written it (whole: it is renamed into place).
-  nlohmann::json config() const {
-    const std::string path = out_ + "/launch/config.json";
-    for (int i = 0; i < 1500 && !std::filesystem::exists(path); ++i)
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    return read_json(path);
-  }
-  const testing::CommandResult& finish() {
-    thread_.join();
-    return result_;
-  }
-
- private:
-  std::string out_;
-  testing::CommandResult result_;
-  std::thread thread_;  // last: starts once the members it writes exist
-};
-
-// Connects until something accepts on `port` (a process may take a while to
-// start on a busy machine); false after `limit`.
-bool wait_for_listener(asio::io_context& io, std::uint16_t port, std::chrono::seconds limit) {
-  const auto end = std::chrono::steady_clock::now() + limit;
-  for (;;) {
-    asio::ip::tcp::socket s(io);
-    boost::system::error_code ec;
-    s.connect({asio::ip::make_address("127.0.0.1"), port}, ec);
-    if (!ec) return true;
-    if (std::chrono::steady_clock::now() > end) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
 }
 
@@ -306,6 +238,25 @@ TEST(RealMode, TlsOnWanLinksTrainsAndRefusesPlainWanPeers) {
 
 // The multi-host recipe, on loopback: one `geotrain real` per node from a hand-written
 // config, then `geotrain collect`.
+// With every link TLS, no plain port exists to attack: connecting to it is refused.
+TEST(RealMode, TlsOnAllLinksLeavesNoPlainPortOpen) {
+  const std::string out = fresh_dir("tls-all");
+  BackgroundLaunch job(out, " -q --timeout 120 --tls all" + set_args(small_sets(100)));
+  const auto cfg = job.config();
+  asio::io_context io;
+  ASSERT_TRUE(wait_for_listener(io, cfg["nodes"][1]["tls_port"], std::chrono::seconds(30)));
+  for (int id = 0; id < 3; ++id) {
+    asio::ip::tcp::socket s(io);
+    boost::system::error_code ec;
+    s.connect({asio::ip::make_address("127.0.0.1"), cfg["nodes"][id]["tcp_port"].get<std::uint16_t>()}, ec);
+    EXPECT_EQ(ec, asio::error::connection_refused) << "node " << id << "'s plain port accepted a connection";
+  }
+  const auto& launch = job.finish();
+  ASSERT_EQ(launch.exit_code, 0) << launch.output;
+  EXPECT_EQ(read_json(out + "/summary.json")["rounds"], 100);
+  std::filesystem::remove_all(out);
+}
+
 TEST(RealMode, MultiHostRecipeRunsFromAConfigAndCollects) {
   const std::string dir = "/tmp/geotrain-test-multihost-" + std::to_string(::getpid());
   std::filesystem::remove_all(dir);
