@@ -12,6 +12,7 @@ import csv
 import html
 import json
 import os
+import shutil
 import sys
 
 import matplotlib
@@ -23,8 +24,15 @@ import matplotlib.pyplot as plt  # noqa: E402
 def load_runs(d):
     """[(label, summary, timeline rows)] for a run dir or a sweep dir."""
     def one(run_dir, label):
-        with open(os.path.join(run_dir, "summary.json")) as f:
-            s = json.load(f)
+        path = os.path.join(run_dir, "summary.json")
+        with open(path) as f:
+            try:
+                s = json.load(f)
+            except json.JSONDecodeError as e:
+                raise ValueError(f"{path}: malformed JSON ({e.msg} at line {e.lineno})") from None
+        missing = [k for k in REQUIRED if not isinstance(s, dict) or k not in s]
+        if missing:
+            raise ValueError(f"{path}: not a geotrain summary (no {', '.join(missing)})")
         rows = []
         tl = os.path.join(run_dir, "timeline.csv")
         if os.path.exists(tl):
@@ -49,6 +57,10 @@ def load_runs(d):
     return runs, table
 
 
+# What the plots and the table read from each summary (analysis/schemas/summary.schema.json).
+REQUIRED = ["runtime", "architecture", "policy", "final_test_accuracy", "time_to_target_s", "target_accuracy",
+            "sim_time_s", "wall_time_s", "rounds", "time_per_round_s", "bytes", "dcs"]
+
 SUMMARY_COLUMNS = {"final_test_accuracy", "final_loss", "time_to_target_s", "sim_time_s", "wall_time_s", "rounds",
                    "time_per_round_s", "worker_steps", "wan_bytes_per_round", "events", "runtime", "architecture",
                    "policy", "wan_bytes", "lan_bytes"}
@@ -62,11 +74,13 @@ def save(fig, out, name):
     return path
 
 
-def main():
-    d = sys.argv[1]
-    runs, table = load_runs(d)
-    out = os.path.join(d, "report")
-    os.makedirs(out, exist_ok=True)
+def num(v, fmt):
+    """A number formatted, or empty for a missing one (null in a diverged run's summary)."""
+    return "" if v is None else format(v, fmt)
+
+
+def render(d, runs, out):
+    """Writes every PNG and index.html into out."""
     pngs = []
 
     fig, ax = plt.subplots(figsize=(9, 5))
@@ -80,7 +94,8 @@ def main():
     ax.set_xlabel("time (s, simulated or elapsed)")
     ax.set_ylabel("test accuracy")
     ax.set_title("Accuracy vs time")
-    ax.legend(fontsize=7, ncol=2)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize=7, ncol=2)
     pngs.append(("Accuracy vs time, per run", save(fig, out, "accuracy_vs_time.png")))
 
     # Time to target: mean per (architecture, policy) group; runs that never reached it are counted apart.
@@ -137,8 +152,8 @@ def main():
             "rounds", "time_per_round_s", "WAN MB", "LAN MB", "wall_time_s"]
     rows_html = []
     for label, s, _ in runs:
-        vals = [label, s["runtime"], s["architecture"], s["policy"], f"{s['final_test_accuracy']:.4f}",
-                "" if s.get("time_to_target_s") is None else f"{s['time_to_target_s']:.2f}", f"{s['sim_time_s']:.2f}",
+        vals = [label, s["runtime"], s["architecture"], s["policy"], num(s["final_test_accuracy"], ".4f"),
+                num(s.get("time_to_target_s"), ".2f"), f"{s['sim_time_s']:.2f}",
                 str(s["rounds"]), f"{s['time_per_round_s']:.4f}", f"{s['bytes']['wan'] / 1e6:.2f}",
                 f"{s['bytes']['lan'] / 1e6:.2f}", f"{s['wall_time_s']:.2f}"]
         rows_html.append("<tr>" + "".join(f"<td>{html.escape(v)}</td>" for v in vals) + "</tr>")
@@ -155,7 +170,32 @@ td,th{{border:1px solid #ccc;padding:3px 6px;text-align:right}} td:first-child{{
 {"".join(imgs)}</body></html>"""
     with open(os.path.join(out, "index.html"), "w") as f:
         f.write(page)
-    print(f"{len(runs)} run(s): {out}/index.html and {len(pngs)} PNGs")
+    return len(pngs)
+
+
+def main():
+    """Renders into DIR/report.tmp, then replaces DIR/report: a failure leaves the old
+    report (or none) and one error line, never a half-written report."""
+    d = sys.argv[1]
+    out = os.path.join(d, "report")
+    tmp = out + ".tmp"
+    try:
+        runs, _ = load_runs(d)
+        if not runs:
+            raise ValueError("no finished runs to report")
+        shutil.rmtree(tmp, ignore_errors=True)
+        os.makedirs(tmp)
+        n = render(d, runs, tmp)
+    except Exception as e:  # one line for the user, whatever broke
+        shutil.rmtree(tmp, ignore_errors=True)
+        what = str(e) or type(e).__name__
+        if isinstance(e, (KeyError, TypeError)):  # a field of the wrong shape
+            what = f"{d}: not a geotrain summary ({type(e).__name__}: {e})"
+        sys.stderr.write(f"error: {what}\n")
+        sys.exit(1)
+    shutil.rmtree(out, ignore_errors=True)
+    os.replace(tmp, out)
+    print(f"{len(runs)} run(s): {out}/index.html and {n} PNGs")
 
 
 if __name__ == "__main__":

@@ -60,7 +60,7 @@ void add_sim(CLI::App& app) {
       std::printf("%s: %lld rounds, %.2f s simulated in %.2f s wall, test accuracy %.4f, WAN %.2f MB -> %s\n",
                   sc.name.c_str(), static_cast<long long>(r.rounds), r.sim_time_s, r.wall_time_s, acc,
                   r.bytes.wan_bytes / 1e6, (args->out + "/summary.json").c_str());
-      return 0;
+      return run_exit_code(r, args->out);
     });
   });
 }

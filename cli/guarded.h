@@ -5,6 +5,7 @@
 #include <exception>
 
 #include "core/config/json_reader.h"
+#include "core/results.h"
 
 namespace geotrain::cli {
 
@@ -21,6 +22,15 @@ void guarded(Fn fn) {
     std::fprintf(stderr, "error: %s\n", e.what());
     set_exit_code(1);
   }
+}
+
+// After a run's outputs are written: a run that ended before its stop
+// condition (RunResult::error) is a failure, one line on stderr, exit 1.
+inline int run_exit_code(const RunResult& r, const std::string& out) {
+  if (r.error.empty()) return 0;
+  std::fflush(stdout);  // the run's own line first
+  std::fprintf(stderr, "error: %s (partial results in %s/summary.json)\n", r.error.c_str(), out.c_str());
+  return 1;
 }
 
 }  // namespace geotrain::cli

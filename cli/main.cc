@@ -5,8 +5,10 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "real/process.h"
 
 int main(int argc, char** argv) {
+  geotrain::real::die_with_parent_if_asked();
   CLI::App app{
       "geotrain: train machine-learning models across geo-distributed data centres.\n"
       "The same parameter-server roles and sync policies run in an ns-3 simulation\n"
@@ -29,8 +31,9 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    const int rc = app.exit(e);
-    return rc == 0 ? 0 : 2;
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    std::fprintf(stderr, "error: %s (see geotrain --help, or geotrain <command> --help)\n", e.what());
+    return 2;
   }
   return geotrain::cli::exit_code();
 }

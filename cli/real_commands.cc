@@ -49,18 +49,18 @@ void add_launch(CLI::App& app) {
   c->add_flag("--quiet,-q", a->quiet, "No progress on stderr (the global server logs to OUT/logs too)");
   c->add_flag("--no-wan-emulation", a->no_wan, "Connect nodes directly (plain loopback everywhere)");
   c->add_option("--timeout", a->timeout, "Kill everything after this many seconds (0 = none)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(0.0, 1e9));
   c->add_option("--kill-node", a->kill_node,
                 "Fault injection: SIGKILL this node id mid-run (0 = global server; a wrong id lists them)")
-      ->check(CLI::NonNegativeNumber);
-  c->add_option("--kill-after", a->kill_after, "... this many seconds after launch")->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(0.0, 1e9));
+  c->add_option("--kill-after", a->kill_after, "... this many seconds after launch")->check(CLI::Range(0.0, 1e9));
   c->add_flag("--restart", a->restart, "... and start it again afterwards");
   c->add_option("--restart-after", a->restart_after, "... this many seconds after the kill (1)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(0.0, 1e9));
   c->add_option("--failure-timeout", a->failure_timeout, "Seconds of silence before a worker is dropped (5)")
       ->check(CLI::Range(0.05, 3600.0));
   c->add_option("--checkpoint-every", a->checkpoint_every, "Global server checkpoints every N rounds (0 = never)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(0.0, 1e9));
   c->add_option("--tls", a->tls,
                 "TLS 1.3 on links between data centres (wan), on every link (all), or none (off, the default);\n"
                 "uses a fresh self-signed certificate in OUT/launch/tls/")
@@ -89,7 +89,7 @@ void add_launch(CLI::App& app) {
       std::printf("%s (real): %lld rounds in %.2f s, %.3f s/round, test accuracy %.4f -> %s\n", r.scenario_name.c_str(),
                   static_cast<long long>(r.rounds), r.sim_time_s, r.rounds ? r.sim_time_s / double(r.rounds) : 0.0, acc,
                   (a->out + "/summary.json").c_str());
-      return 0;
+      return run_exit_code(r, a->out);
     });
   });
 }
@@ -123,7 +123,7 @@ void add_collect(CLI::App& app) {
       write_run_outputs(cfg.out, r);
       std::printf("%s: %lld rounds -> %s/summary.json\n", r.scenario_name.c_str(), static_cast<long long>(r.rounds),
                   cfg.out.c_str());
-      return 0;
+      return run_exit_code(r, cfg.out);
     });
   });
 }

@@ -27,7 +27,8 @@ namespace {
 
 bool finished(const std::string& dir) {
   try {
-    return load_json_file(dir + "/summary.json").contains("final_test_accuracy");
+    const nlohmann::json s = load_json_file(dir + "/summary.json");
+    return s.contains("final_test_accuracy") && (!s.contains("error") || s["error"].is_null());
   } catch (const std::exception&) {
     return false;
   }

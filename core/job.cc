@@ -1,5 +1,6 @@
 #include "core/job.h"
 
+#include <cmath>
 #include <stdexcept>
 
 #include "core/data/idx_reader.h"
@@ -12,6 +13,15 @@
 namespace geotrain {
 
 std::unique_ptr<Model> make_model(const ModelSpec& spec, int features, int classes) {
+  // Refuse before allocating: every role holds copies of the parameters.
+  double params = 0;
+  int in = features;
+  for (int h : spec.hidden) params += (double(in) + 1) * h, in = h;
+  params += (double(in) + 1) * classes;
+  if (params > kMaxModelParams)
+    throw std::invalid_argument("model of " + std::to_string(std::llround(params / 1e6)) +
+                                "M parameters: more than the " + std::to_string(std::llround(kMaxModelParams / 1e6)) +
+                                "M geotrain trains (each role keeps copies)");
   if (spec.kind == "mlp") return std::make_unique<Mlp>(features, spec.hidden, classes);
   if (spec.kind == "softmax") return std::make_unique<Mlp>(features, std::vector<int>{}, classes);
   throw std::invalid_argument("unknown model '" + spec.kind + "'");

@@ -15,7 +15,11 @@
 
 namespace geotrain {
 
+// Largest trainable model (4 bytes each; a role holds a few copies).
+constexpr double kMaxModelParams = 2.5e8;
+
 // Builds the scenario's model for `features` inputs and `classes` outputs.
+// Throws std::invalid_argument for a model over kMaxModelParams.
 std::unique_ptr<Model> make_model(const ModelSpec& spec, int features, int classes);
 // Loads (or generates) the scenario's dataset. Throws std::runtime_error.
 TrainTest load_dataset(const DatasetSpec& spec, std::uint64_t seed);

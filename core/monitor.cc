@@ -1,5 +1,7 @@
 #include "core/monitor.h"
 
+#include <cmath>
+
 namespace geotrain {
 
 RunMonitor::RunMonitor(const Model& model, const Dataset& test, StopSpec stop, EvalSpec eval,
@@ -22,6 +24,12 @@ void RunMonitor::evaluate_now(TimeNs now, std::int64_t round, const ParamSet& pa
 }
 
 bool RunMonitor::on_round(TimeNs now, std::int64_t round, const ParamSet& params, double train_loss) {
+  if (!std::isfinite(train_loss)) {  // every later round would be NaN too: stop and say so
+    failure_ = "training diverged at round " + std::to_string(round) + ": the training loss is " +
+               (std::isnan(train_loss) ? "NaN" : "infinite") + " (lower optimizer.lr?)";
+    evaluate_now(now, round, params, train_loss);
+    return true;
+  }
   const bool last =
       (stop_.rounds > 0 && round >= stop_.rounds) || (stop_.sim_time_s > 0 && to_seconds(now) >= stop_.sim_time_s);
   if (last || round % eval_.every_rounds == 0) evaluate_now(now, round, params, train_loss);

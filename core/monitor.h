@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "core/config/scenario.h"
@@ -39,6 +40,8 @@ class RunMonitor {
 
   const std::vector<TimelineRow>& timeline() const { return timeline_; }
   std::optional<double> time_to_target_s() const { return time_to_target_s_; }
+  // Why the job had to stop early ("" = it did not): a non-finite training loss.
+  const std::string& failure() const { return failure_; }
   // Resuming from a checkpoint: the rows and time to target recorded so far.
   void restore(std::vector<TimelineRow> rows, std::optional<double> time_to_target_s);
   // Called after each evaluation (progress display).
@@ -54,6 +57,7 @@ class RunMonitor {
   std::function<void(const TimelineRow&)> on_eval_;
   std::vector<TimelineRow> timeline_;
   std::optional<double> time_to_target_s_;
+  std::string failure_;
 };
 
 }  // namespace geotrain

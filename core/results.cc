@@ -41,6 +41,7 @@ nlohmann::json summary_json(const RunResult& r) {
   for (const auto& f : r.faults) j["faults"].push_back({{"time_s", f.time_s}, {"node", f.node}, {"event", f.event}});
   j["network"] = r.network;
   j["scenario"] = r.scenario;
+  j["error"] = r.error.empty() ? json(nullptr) : json(r.error);
   return j;
 }
 

@@ -43,6 +43,10 @@ struct RunResult {
   nlohmann::json scenario;  // resolved scenario
   std::vector<TimelineRow> timeline;
   std::vector<FaultEvent> faults;
+  // Why the run ended before its stop condition ("" = it reached it): training
+  // diverged, nothing could happen any more, no round completed, a server lost.
+  // A run with an error still writes its partial summary, and exits non-zero.
+  std::string error;
 };
 
 nlohmann::json summary_json(const RunResult& r);

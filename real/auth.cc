@@ -10,6 +10,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "core/config/json_text.h"
+
 namespace geotrain::real {
 
 Bytes random_bytes(std::size_t n) {
@@ -49,11 +51,7 @@ Bytes server_proof(const std::string& secret, const Bytes& client_nonce) {
 }
 
 std::string read_secret_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error(path + ": cannot read the shared secret");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  std::string s = ss.str();
+  std::string s = read_text_file(path, 4096);  // a regular file of a few bytes, never /dev/zero read forever
   while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
   if (s.size() < 16) throw std::runtime_error(path + ": shared secret shorter than 16 bytes");
   return s;

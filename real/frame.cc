@@ -8,7 +8,7 @@
 namespace geotrain::real {
 namespace {
 
-bool known_type(std::uint8_t t) { return t >= 1 && t <= std::uint8_t(FrameType::kFragment); }
+bool known_type(std::uint8_t t) { return t >= 1 && t <= std::uint8_t(FrameType::kRefused); }
 
 std::vector<std::uint8_t> header_with(FrameType t, std::size_t n, std::uint32_t crc) {
   std::vector<std::uint8_t> h(kFrameHeaderBytes);

@@ -27,6 +27,7 @@ enum class FrameType : std::uint8_t {
   kShutdown = 7,   // the job is over
   kHeartbeat = 8,  // liveness
   kFragment = 9,   // UDP: one datagram of a best-effort message
+  kRefused = 10,   // auth: the server will not admit this client, and says why (then hangs up)
 };
 
 constexpr std::uint32_t kFrameMagic = 0x4E525447;  // "GTRN"

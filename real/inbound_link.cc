@@ -51,6 +51,21 @@ void InboundLink::close(const std::string& why) {
   on_closed_(this, why);
 }
 
+// Tells the client why (it cannot fix a wrong secret by retrying), then hangs up.
+// The reason reveals nothing a client could use: only that it was not admitted.
+void InboundLink::refuse(const std::string& why) {
+  if (closed_) return;
+  auto frame = std::make_shared<Bytes>(make_frame(FrameType::kRefused, Bytes(why.begin(), why.end())));
+  auto self = shared_from_this();
+  stream_->async_write(asio::buffer(*frame),
+                       [this, self, frame, why](const boost::system::error_code&, std::size_t) { close(why); });
+  // The client may never read: do not wait for it longer than a second.
+  auth_deadline_.expires_after(std::chrono::seconds(1));
+  auth_deadline_.async_wait([this, self, why](const boost::system::error_code& e) {
+    if (!e) close(why);
+  });
+}
+
 void InboundLink::read() {
   auto self = shared_from_this();
   const auto [dst, room] = decoder_.prepare();  // straight into the frame buffer: no extra copy
@@ -83,9 +98,9 @@ void InboundLink::on_frame(Frame&& f) {
     const Bytes client_nonce(body.begin() + sizeof node, body.begin() + sizeof node + kNonceBytes);
     const Bytes expect = client_proof(secret_, nonce_, node);
     if (node < 0 || node >= nodes_ || !equal_ct(expect.data(), body.data() + sizeof node + kNonceBytes, kMacBytes))
-      return close("peer failed authentication (wrong secret or unknown node id)");
+      return refuse("peer failed authentication (wrong secret or unknown node id)");
     if (const std::string refused = admit_(node, stream_->is_tls()); !refused.empty())
-      return close("node " + std::to_string(node) + " refused: " + refused);
+      return refuse("node " + std::to_string(node) + " refused: " + refused);
     peer_ = node;
     decoder_.set_max_body(max_frame_);  // only now may frames be as large as the job needs
     auto frame = std::make_shared<Bytes>(make_frame(FrameType::kAccept, server_proof(secret_, client_nonce)));

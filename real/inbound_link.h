@@ -36,6 +36,7 @@ class InboundLink : public std::enable_shared_from_this<InboundLink> {
  private:
   void read();
   void on_frame(Frame&& f);
+  void refuse(const std::string& why);
 
   std::shared_ptr<LinkStream> stream_;
   boost::asio::steady_timer auth_deadline_;  // unauthenticated peers get 5 s (TLS handshake included)

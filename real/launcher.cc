@@ -105,6 +105,7 @@ RunResult merge_node_reports(const std::string& scenario, const std::vector<std:
     if (n.role == Role::kGlobalServer) {
       epoch_ns = j.value("epoch_unix_ns", std::int64_t{0});
       r.rounds = j["rounds"];
+      r.error = j.value("error", std::string());
       r.sim_time_s = j["run_time_s"];
       if (!j["time_to_target_s"].is_null()) r.time_to_target_s = j["time_to_target_s"].get<double>();
       for (const auto& t : j["timeline"]) r.timeline.push_back(timeline_row_from_json(t));
@@ -126,6 +127,7 @@ RunResult merge_node_reports(const std::string& scenario, const std::vector<std:
         std::any_of(r.faults.begin(), r.faults.end(), [&](const FaultEvent& f) { return f.node == name; });
     if (!timed) r.faults.push_back({r.sim_time_s, name, "lost; no report (its steps are not counted)"});
   }
+  if (r.error.empty() && r.rounds == 0) r.error = "no round completed";
   std::stable_sort(r.faults.begin(), r.faults.end(),
                    [](const FaultEvent& a, const FaultEvent& b) { return a.time_s < b.time_s; });
   r.network = {{"network_model", "real sockets on loopback; WAN emulated by user-space relays"},

@@ -112,6 +112,14 @@ void OutboundLink::on_frame(FrameType t, Bytes&& body) {
     s->async_write(asio::buffer(*frame), [frame, s](const boost::system::error_code&, std::size_t) {});
     return;
   }
+  if (t == FrameType::kRefused && !ready_) {
+    std::string why;
+    for (std::uint8_t c : body)
+      if (why.size() < 200) why += (c >= 32 && c < 127) ? char(c) : '?';
+    refused_ = true;
+    close();
+    return on_failed_("node at " + to_.host + ":" + std::to_string(port()) + " refused us: " + why);
+  }
   if (t == FrameType::kAccept && !ready_ && !client_nonce_.empty()) {
     const Bytes expect = server_proof(secret_, client_nonce_);
     if (body.size() != expect.size() || !equal_ct(body.data(), expect.data(), expect.size())) {

@@ -34,6 +34,9 @@ class OutboundLink : public std::enable_shared_from_this<OutboundLink> {
   void send(FrameType type, std::shared_ptr<const ByteSpans> body, int priority);
   bool idle() const { return ready_ && !writing_ && queue_.empty(); }
   bool is_tls() const { return tls_ != nullptr; }
+  // True once the peer refused to admit us (wrong secret, wrong link class):
+  // retrying cannot help, so the node stops with that error.
+  bool refused() const { return refused_; }
   void close();
 
  private:
@@ -58,7 +61,7 @@ class OutboundLink : public std::enable_shared_from_this<OutboundLink> {
   Endpoint to_;
   OnWritten on_written_;
   OnFailed on_failed_;
-  bool ready_ = false, writing_ = false, closed_ = false;
+  bool ready_ = false, writing_ = false, closed_ = false, refused_ = false;
   Bytes client_nonce_;
   FrameDecoder decoder_{4096};  // only auth frames come back on this link
   std::array<std::uint8_t, 4096> rbuf_;

@@ -2,10 +2,13 @@
 
 #include <fcntl.h>
 #include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
@@ -13,6 +16,19 @@
 extern char** environ;
 
 namespace geotrain::real {
+
+namespace {
+constexpr const char* kParentVar = "GEOTRAIN_PARENT_PID";
+}  // namespace
+
+void die_with_parent_if_asked() {
+  const char* v = std::getenv(kParentVar);
+  if (v == nullptr) return;
+  const pid_t parent = pid_t(std::atol(v));
+  unsetenv(kParentVar);  // our own children get our pid, not our parent's
+  prctl(PR_SET_PDEATHSIG, SIGTERM);
+  if (getppid() != parent) _exit(1);  // the parent died before prctl took effect
+}
 
 std::string self_exe() { return std::filesystem::read_symlink("/proc/self/exe").string(); }
 
@@ -30,8 +46,16 @@ pid_t spawn_process(const std::string& exe, const std::vector<std::string>& args
     posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
     posix_spawn_file_actions_adddup2(&fa, STDOUT_FILENO, STDERR_FILENO);
   }
+  // The environment plus who the parent is (see die_with_parent_if_asked).
+  std::vector<std::string> env_strings = {std::string(kParentVar) + "=" + std::to_string(getpid())};
+  for (char** e = environ; *e != nullptr; ++e)
+    if (std::strncmp(*e, kParentVar, std::strlen(kParentVar)) != 0 || (*e)[std::strlen(kParentVar)] != '=')
+      env_strings.push_back(*e);
+  std::vector<char*> envp;
+  for (auto& e : env_strings) envp.push_back(e.data());
+  envp.push_back(nullptr);
   pid_t pid;
-  const int rc = posix_spawn(&pid, exe.c_str(), &fa, nullptr, argv.data(), environ);
+  const int rc = posix_spawn(&pid, exe.c_str(), &fa, nullptr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&fa);
   if (rc != 0) throw std::runtime_error("cannot start " + exe + ": " + std::strerror(rc));
   return pid;

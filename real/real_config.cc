@@ -1,5 +1,9 @@
 #include "real/real_config.h"
 
+#include <arpa/inet.h>
+#include <netdb.h>
+
+#include <boost/asio/ip/address.hpp>
 #include <fstream>
 
 #include "core/config/json_reader.h"
@@ -7,9 +11,30 @@
 namespace geotrain::real {
 namespace {
 
+// An IPv4 address, or a host name resolved now: a name that does not resolve is
+// a config error here (and in geotrain validate), not a node retrying forever.
+std::string resolve_host(JsonReader& r, const std::string& host) {
+  boost::system::error_code ec;
+  const auto a = boost::asio::ip::make_address(host, ec);
+  if (!ec) {
+    if (!a.is_v4()) r.fail("host", "expected an IPv4 address or host name, got \"" + host + "\"");
+    return host;
+  }
+  addrinfo hints{};
+  hints.ai_family = AF_INET;
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* found = nullptr;
+  const int rc = getaddrinfo(host.c_str(), nullptr, &hints, &found);
+  if (rc != 0 || found == nullptr) r.fail("host", "cannot resolve host \"" + host + "\": " + gai_strerror(rc));
+  char text[INET_ADDRSTRLEN] = {};
+  inet_ntop(AF_INET, &reinterpret_cast<sockaddr_in*>(found->ai_addr)->sin_addr, text, sizeof text);
+  freeaddrinfo(found);
+  return text;
+}
+
 Endpoint read_endpoint(JsonReader& r) {
   Endpoint e;
-  e.host = r.string("host", "127.0.0.1");
+  e.host = resolve_host(r, r.string("host", "127.0.0.1"));
   e.tcp_port = std::uint16_t(r.integer("tcp_port", {}, 1, 65535));
   e.udp_port = std::uint16_t(r.integer("udp_port", {}, 1, 65535));
   e.tls_port = std::uint16_t(r.integer("tls_port", 0, 0, 65535));

@@ -137,6 +137,8 @@ OutboundLink& RealNode::link(NodeId to) {
         io_, self_, secret_, cfg_.route(self_, to), tls_between(self_, to) ? tls_client_.get() : nullptr,
         [this, to](std::size_t n) { count_sent(to, n); },
         [this, to](const std::string& why) {
+          const auto it = out_.find(to);
+          if (it != out_.end() && it->second->refused()) return fail(why);  // retrying cannot fix a wrong secret
           if (!stopping_) log("link to node " + std::to_string(to) + ": " + why);
           out_.erase(to);  // a later send reconnects
         });
@@ -392,6 +394,14 @@ void RealNode::heartbeat() {
     asio::post(io_, [this, child = child] { actor_->on_peer_down(child); });
   }
   schedule(from_seconds(cfg_.heartbeat_s), [this] { heartbeat(); });
+}
+
+void RealNode::fail(const std::string& why) {
+  if (!error_.empty()) return;
+  error_ = why;
+  record("stopping: " + why);
+  stopping_ = true;
+  asio::post(io_, [this] { io_.stop(); });
 }
 
 void RealNode::stop() {

@@ -74,6 +74,8 @@ class RealNode : public Runtime {
   // The job's time zero (the GO barrier), as nanoseconds since the Unix epoch.
   std::int64_t epoch_unix_ns() const;
   const NodeCounters& counters() const { return counters_; }
+  // Why this node stopped on its own ("" = the job ended normally).
+  const std::string& error() const { return error_; }
   void log(const std::string& line) const;
 
  private:
@@ -86,6 +88,7 @@ class RealNode : public Runtime {
   void heartbeat();
   void stop_when_flushed(std::chrono::steady_clock::time_point deadline);
   void record(const std::string& what);
+  void fail(const std::string& why);
   void count_sent(NodeId to, std::size_t bytes);
   OutboundLink& link(NodeId to);
   void accept(boost::asio::ip::tcp::acceptor& from, boost::asio::ssl::context* tls);
@@ -124,6 +127,7 @@ class RealNode : public Runtime {
   std::uint64_t next_datagram_msg_ = 1;
   NodeCounters counters_;
   std::size_t frame_limit_;
+  std::string error_;
 };
 
 }  // namespace geotrain::real

@@ -2,6 +2,7 @@
 
 #include <sys/resource.h>
 
+#include <cstdio>
 #include <filesystem>
 
 #include "core/atomic_file.h"
@@ -63,6 +64,7 @@ int run_role(const RealConfig& cfg, NodeId id) {
   report["rejected_links"] = c.rejected_links;
   report["rejected_datagrams"] = c.rejected_datagrams;
   report["tls_links"] = c.tls_links;
+  report["error"] = node.error();
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
   report["peak_rss_mb"] = double(usage.ru_maxrss) / 1024;  // Linux reports KiB
@@ -77,6 +79,7 @@ int run_role(const RealConfig& cfg, NodeId id) {
     monitor->finish(node.now(), gs->rounds(), gs->params(), gs->last_train_loss());
     report["rounds"] = gs->rounds();
     report["restored_rounds"] = gs->restored_rounds();
+    if (!monitor->failure().empty()) report["error"] = monitor->failure();
     report["time_to_target_s"] = monitor->time_to_target_s() ? nlohmann::json(*monitor->time_to_target_s()) : nullptr;
     nlohmann::json tl = nlohmann::json::array();
     for (const auto& r : monitor->timeline()) tl.push_back(timeline_row_json(r));
@@ -85,6 +88,10 @@ int run_role(const RealConfig& cfg, NodeId id) {
   const std::string dir = cfg.out + "/nodes";
   std::filesystem::create_directories(dir);
   write_file_atomically(dir + "/" + std::to_string(id) + ".json", report.dump(2) + "\n");
+  if (!node.error().empty()) {
+    std::fprintf(stderr, "error: node %d (%s): %s\n", id, spec.name.c_str(), node.error().c_str());
+    return 1;
+  }
   return 0;
 }
 

@@ -50,6 +50,9 @@ SimNetwork::SimNetwork(const Scenario& sc, const Deployment& dep) {
   // receiver's window (rounded down by window scaling) is all that limits a
   // sender with a partial segment left, ns-3 3.37 sends a zero-byte segment and
   // crashes in TcpRateLinux::SkbSent (seen with 3 MB tensors on this topology).
+  // ns-3 keeps buffer sizes in 32 bits and TCP's window scaling stops at 1 GiB:
+  // the receive buffer (twice this) must stay below that, whatever the BDP.
+  buffer = std::min<std::uint64_t>(buffer, std::uint64_t(1) << 29);
   buffer = (buffer + n.segment_bytes - 1) / n.segment_bytes * n.segment_bytes;
   Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(buffer));
   Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(2 * buffer));

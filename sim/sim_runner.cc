@@ -65,9 +65,12 @@ RunResult run_simulation(const Scenario& sc, const SimOptions& opt) {
     monitor.on_eval([&progress](const TimelineRow& r) { progress(r); });
 
     std::vector<std::unique_ptr<SimNode>> nodes;
+    bool job_stopped = false;  // the core ended the job (vs. the time limit, or no events left)
     for (const auto& n : dep.nodes) {
-      nodes.push_back(
-          std::make_unique<SimNode>(n.id, transport, job.compute_model(), sc.seed, [] { ns3::Simulator::Stop(); }));
+      nodes.push_back(std::make_unique<SimNode>(n.id, transport, job.compute_model(), sc.seed, [&job_stopped] {
+        job_stopped = true;
+        ns3::Simulator::Stop();
+      }));
       RunMonitor* m = n.role == Role::kGlobalServer ? &monitor : nullptr;
       actors[n.id] = job.make_actor(n.id, *nodes.back(), m, opt.tracer);
     }
@@ -95,6 +98,16 @@ RunResult run_simulation(const Scenario& sc, const SimOptions& opt) {
     result.network = net.settings();
     result.scenario = sc.resolved;
     result.timeline = monitor.timeline();
+    const bool time_limit = sc.stop.sim_time_s > 0 && result.sim_time_s >= sc.stop.sim_time_s;
+    if (!monitor.failure().empty())
+      result.error = monitor.failure();
+    else if (!job_stopped && !time_limit)
+      result.error = "the simulation ran out of events at " + std::to_string(result.sim_time_s) + " s after " +
+                     std::to_string(result.rounds) +
+                     " rounds: nothing more could happen (TCP gave up on a path? every packet lost?); "
+                     "the stop condition was never reached";
+    else if (result.rounds == 0)
+      result.error = "no round completed within stop.sim_time_s = " + std::to_string(sc.stop.sim_time_s) + " s";
     actors.clear();
     nodes.clear();
   }

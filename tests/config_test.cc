@@ -41,7 +41,8 @@ INSTANTIATE_TEST_SUITE_P(
                       BadCase{"unknown_key.json", "/network/segment_size: unknown key \"segment_size\""},
                       BadCase{"unknown_model.json", "/model/kind: unknown value \"resnet50\""},
                       BadCase{"missing_topology.json", "/topology: cannot load topology"},
-                      BadCase{"negative_bandwidth.json", "/topology/wan/default/bandwidth_mbps: expected a number > 0"},
+                      BadCase{"negative_bandwidth.json",
+                              "/topology/wan/default/bandwidth_mbps: expected a number in [0.01, 100000]"},
                       BadCase{"bad_batch.json", "/batch_size: expected an integer in [1, 1048576], got 0"}),
     [](const auto& info) {
       std::string n = info.param.file;

@@ -90,8 +90,8 @@ TEST(SimTransport, BestEffortDeliversWithoutLossAndDropsUnderLoss) {
   EXPECT_EQ(deliver_all(small_scenario("hips"), msgs, 0.05).size(), 20u);
   const auto burst = deliver_all(small_scenario("hips"), msgs, 0.0);
   EXPECT_LT(burst.size(), 20u) << "4 MB at once into a 1.25 MB WAN queue";
-  const auto lossy = deliver_all(small_scenario("hips", {"topology.wan.default.loss=0.3"}), msgs, 0.05);
-  EXPECT_LT(lossy.size(), 20u) << "a 200 KB message over 4 datagrams at 30% loss should rarely survive";
+  const auto lossy = deliver_all(small_scenario("hips", {"topology.wan.default.loss=0.1"}), msgs, 0.05);
+  EXPECT_LT(lossy.size(), 20u) << "a 200 KB message over 4 datagrams survives 10% loss with p = 0.66: not all 20 do";
 }
 
 TEST(SimTransport, BandwidthTraceSlowsLaterTransfers) {

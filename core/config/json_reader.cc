@@ -6,6 +6,8 @@
 #include <iomanip>
 #include <sstream>
 
+#include "core/config/json_text.h"
+
 namespace geotrain {
 namespace {
 
@@ -29,7 +31,7 @@ std::string range_text(double min, double max) {
 }  // namespace
 
 ConfigError::ConfigError(const std::string& file, const std::string& pointer, const std::string& detail)
-    : std::runtime_error(file + ": " + (pointer.empty() ? "/" : pointer) + ": " + detail) {}
+    : std::runtime_error(file + ": " + (pointer.empty() ? "" : pointer + ": ") + detail) {}
 
 std::string resolve_path(const std::string& referring_file, const std::string& path) {
   if (!path.empty() && path[0] == '/') return path;
@@ -37,25 +39,7 @@ std::string resolve_path(const std::string& referring_file, const std::string& p
   return (slash == std::string::npos ? std::string(".") : referring_file.substr(0, slash)) + "/" + path;
 }
 
-nlohmann::json load_json_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw ConfigError(path, "", "cannot open file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  const std::string text = ss.str();
-  try {
-    return nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    std::size_t line = 1, col = 1;
-    for (std::size_t i = 0; i + 1 < e.byte && i < text.size(); ++i) {
-      if (text[i] == '\n')
-        ++line, col = 1;
-      else
-        ++col;
-    }
-    throw ConfigError(path, "", "malformed JSON at line " + std::to_string(line) + ", column " + std::to_string(col));
-  }
-}
+nlohmann::json load_json_file(const std::string& path) { return parse_json_text(read_text_file(path), path); }
 
 void apply_set(nlohmann::json& j, const std::string& a) {
   const auto eq = a.find('=');
@@ -63,14 +47,37 @@ void apply_set(nlohmann::json& j, const std::string& a) {
     throw ConfigError("--set " + a, "", "expected path=value, e.g. network.segment_bytes=9000");
   std::string path = a.substr(0, eq), value = a.substr(eq + 1);
   nlohmann::json v;
-  try {
-    v = nlohmann::json::parse(value);
-  } catch (const nlohmann::json::parse_error&) {
+  if (nlohmann::json::accept(value))
+    v = parse_json_text(value, "--set " + a);  // depth and duplicate keys checked like a file's
+  else
     v = value;  // bare words are strings: --set architecture=flat
-  }
+  // Walk the path: an array index may name an element or the end (append), never
+  // further (nlohmann would fill the gap with nulls, up to any size asked).
   std::string ptr;
+  nlohmann::json* at = &j;
   std::stringstream ss(path);
-  for (std::string part; std::getline(ss, part, '.');) ptr += "/" + part;
+  for (std::string part; std::getline(ss, part, '.');) {
+    ptr += "/" + part;
+    if (at != nullptr && at->is_array()) {
+      const bool digits =
+          !part.empty() && part.size() < 10 && part.find_first_not_of("0123456789") == std::string::npos;
+      if (!digits || std::stoul(part) > at->size())
+        throw ConfigError("--set " + a, ptr,
+                          "expected an array index from 0 to " + std::to_string(at->size()) +
+                              " (the end, to append), got \"" + part + "\"");
+      at = std::stoul(part) < at->size() ? &(*at)[std::stoul(part)] : nullptr;
+    } else if (at != nullptr && at->is_object()) {
+      at = at->contains(part) ? &(*at)[part] : nullptr;
+    } else if (at != nullptr && !at->is_null()) {
+      throw ConfigError("--set " + a, ptr, "cannot assign inside a " + std::string(at->type_name()));
+    } else {
+      // Below here nothing exists yet; nlohmann would make a numeric part an
+      // array index and pad it with nulls.
+      if (part.find_first_not_of("0123456789") == std::string::npos && part != "0")
+        throw ConfigError("--set " + a, ptr, "no array here to index; only 0 can start a new one");
+      at = nullptr;
+    }
+  }
   try {
     j[nlohmann::json::json_pointer(ptr)] = v;
   } catch (const nlohmann::json::exception& e) {

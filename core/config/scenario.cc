@@ -52,8 +52,8 @@ void read_dataset(JsonReader r, DatasetSpec& d) {
     d.path =
         r.string("path", d.kind == "fashion-mnist" ? std::optional<std::string>("/usr/share/datasets/fashion-mnist")
                                                    : std::nullopt);
-    d.train_samples = int(r.integer("train_samples", 0, 0));
-    d.test_samples = int(r.integer("test_samples", 0, 0));
+    d.train_samples = int(r.integer("train_samples", 0, 0, 100'000'000));
+    d.test_samples = int(r.integer("test_samples", 0, 0, 100'000'000));
   }
   r.finish();
 }
@@ -68,7 +68,7 @@ void read_partition(JsonReader r, PartitionSpec& p) {
 
 void read_optimizer(JsonReader r, OptimizerSpec& o) {
   o.kind = r.string("kind", "sgd", {"sgd", "momentum", "adam"});
-  o.lr = r.positive("lr", o.kind == "adam" ? 0.001 : 0.01);
+  o.lr = r.number("lr", o.kind == "adam" ? 0.001 : 0.01, 1e-12, 1e3);
   o.weight_decay = r.number("weight_decay", 0.0, 0, 1);
   if (o.kind == "momentum") o.momentum = r.number("momentum", 0.9, 0, 0.9999);
   if (o.kind == "adam") {
@@ -81,10 +81,10 @@ void read_optimizer(JsonReader r, OptimizerSpec& o) {
 
 void read_network(JsonReader r, NetworkSpec& n) {
   n.segment_bytes = int(r.integer("segment_bytes", n.segment_bytes, 536, 65000));
-  n.tcp_buffer_bytes = r.integer("tcp_buffer_bytes", 0, 0, std::int64_t(1) << 32);
+  n.tcp_buffer_bytes = r.integer("tcp_buffer_bytes", 0, 0, std::int64_t(1) << 29);  // ns-3: 32-bit, window < 1 GiB
   n.initial_cwnd_bytes = int(r.integer("initial_cwnd_bytes", n.initial_cwnd_bytes, 536, 1 << 26));
   n.queue_bytes = r.integer("queue_bytes", 0, 0, std::int64_t(1) << 31);
-  n.min_rto_ms = r.positive("min_rto_ms", n.min_rto_ms);
+  n.min_rto_ms = r.number("min_rto_ms", n.min_rto_ms, 1, 60000);
   r.finish();
 }
 
@@ -120,7 +120,7 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   sc.name = r.string("name", {});
   sc.description = r.string("description", "");
   sc.topology = read_topology_ref(r, path, &sc.resolved["topology"], topo_sets);
-  sc.seed = std::uint64_t(r.integer("seed", 1, 0));
+  sc.seed = std::uint64_t(r.integer("seed", 1, 0, std::int64_t(1) << 53));  // exact in a JSON double
   read_model(r.object("model"), sc.model);
   read_dataset(r.object("dataset"), sc.dataset);
   read_partition(r.object_or_empty("partition"), sc.partition);
@@ -134,8 +134,8 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   sc.batch_size = int(r.integer("batch_size", 32, 1, 1 << 20));
   {
     JsonReader s = r.object("stop");
-    sc.stop.rounds = s.integer("rounds", 0, 0);
-    sc.stop.sim_time_s = s.number("sim_time_s", 0.0, 0);
+    sc.stop.rounds = s.integer("rounds", 0, 0, 1'000'000'000);
+    sc.stop.sim_time_s = s.number("sim_time_s", 0.0, 0, 1e8);  // ns-3 time is int64 ns: ~292 years
     if (s.has("target_accuracy")) sc.stop.target_accuracy = s.number("target_accuracy", {}, 0, 1);
     sc.stop.stop_at_target = s.boolean("stop_at_target", false);
     if (sc.stop.stop_at_target && !sc.stop.target_accuracy) s.fail("stop_at_target", "needs target_accuracy");
@@ -145,7 +145,7 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   }
   {
     JsonReader e = r.object_or_empty("eval");
-    sc.eval.every_rounds = int(e.integer("every_rounds", 10, 1));
+    sc.eval.every_rounds = int(e.integer("every_rounds", 10, 1, 1'000'000'000));
     e.finish();
   }
   read_network(r.object_or_empty("network"), sc.network);

@@ -1,19 +1,24 @@
 #include "core/config/topology.h"
 
-#include <functional>
 #include <map>
+#include <set>
+#include <unordered_map>
 
 namespace geotrain {
 namespace {
 
 LinkSpec read_link(JsonReader& r, const LinkSpec* def) {
   LinkSpec l;
-  l.bandwidth_mbps = def ? r.positive("bandwidth_mbps", def->bandwidth_mbps) : r.positive("bandwidth_mbps", {});
-  l.latency_ms = r.number("latency_ms", def ? std::optional<double>(def->latency_ms) : std::nullopt, 0, 60000);
-  l.loss = r.number("loss", def ? def->loss : 0.0, 0, 0.5);
+  l.bandwidth_mbps = r.number("bandwidth_mbps", def ? std::optional<double>(def->bandwidth_mbps) : std::nullopt,
+                              kMinBandwidthMbps, kMaxBandwidthMbps);
+  l.latency_ms = r.number("latency_ms", def ? std::optional<double>(def->latency_ms) : std::nullopt, 0, kMaxLatencyMs);
+  l.loss = r.number("loss", def ? def->loss : 0.0, 0, kMaxLoss);
   double last = -1;
-  for (auto& p : r.objects("trace")) {
-    BandwidthPoint bp{p.number("t_s", {}, 0), p.positive("bandwidth_mbps", {})};
+  auto trace = r.objects("trace");
+  if (trace.size() > kMaxTracePoints) r.fail("trace", "more than " + std::to_string(kMaxTracePoints) + " points");
+  for (auto& p : trace) {
+    BandwidthPoint bp{p.number("t_s", {}, 0, 1e8),
+                      p.number("bandwidth_mbps", {}, kMinBandwidthMbps, kMaxBandwidthMbps)};
     if (bp.t_s <= last) p.fail("t_s", "trace times must increase");
     last = bp.t_s;
     p.finish();
@@ -44,13 +49,22 @@ Topology read_topology(JsonReader& r) {
   JsonReader lan = r.object("lan");
   LinkSpec lan_default = read_link(lan, nullptr);
   lan.finish();
+  if (r.has("dcs") && r.raw("dcs").is_array() && r.raw("dcs").size() > std::size_t(kMaxDcs))
+    r.fail("dcs", "more than " + std::to_string(kMaxDcs) + " data centres (" + std::to_string(r.raw("dcs").size()) +
+                      "); the simulation's WAN mesh would not fit");
   auto dcs = r.objects("dcs");
   if (dcs.empty()) r.fail("dcs", "expected at least one data centre");
+  std::unordered_map<std::string, int> index;  // name -> DC: linear-time checks below
+  long nodes = 1;
   for (auto& d : dcs) {
     DcSpec dc;
     dc.name = d.string("name", {});
-    if (t.dc_index(dc.name) >= 0) d.fail("name", "duplicate data-centre name \"" + dc.name + "\"");
-    dc.workers = int(d.integer("workers", {}, 0, 4096));
+    if (!index.emplace(dc.name, int(t.dcs.size())).second)
+      d.fail("name", "duplicate data-centre name \"" + dc.name + "\"");
+    dc.workers = int(d.integer("workers", {}, 0, kMaxWorkersPerDc));
+    nodes += dc.workers + 1;
+    if (nodes > kMaxNodes)
+      d.fail("workers", "the topology has more than " + std::to_string(kMaxNodes) + " nodes in all");
     dc.worker_gflops = d.numbers("worker_gflops", 1e-6, 1e9);
     dc.worker_samples_per_s = d.numbers("worker_samples_per_s", 1e-6, 1e12);
     if (dc.worker_gflops.empty() == dc.worker_samples_per_s.empty() && dc.workers > 0)
@@ -73,7 +87,11 @@ Topology read_topology(JsonReader& r) {
     t.dcs.push_back(std::move(dc));
   }
   const std::string gs = r.string("global_server_dc", t.dcs[0].name);
-  t.global_server_dc = t.dc_index(gs);
+  auto find_dc = [&](const std::string& n) {
+    const auto it = index.find(n);
+    return it == index.end() ? -1 : it->second;
+  };
+  t.global_server_dc = find_dc(gs);
   if (t.global_server_dc < 0) r.fail("global_server_dc", "no data centre named \"" + gs + "\"");
 
   JsonReader wan = r.object("wan");
@@ -86,30 +104,36 @@ Topology read_topology(JsonReader& r) {
     for (int a = 0; a < int(t.dcs.size()); ++a)
       for (int b = a + 1; b < int(t.dcs.size()); ++b) links[{a, b}] = *def;
   }
+  std::set<std::pair<int, int>> given;
   for (auto& l : wan.objects("links")) {
     const nlohmann::json& between = l.raw("between");
     if (!between.is_array() || between.size() != 2 || !between[0].is_string() || !between[1].is_string())
       l.fail("between", "expected two data-centre names, e.g. [\"dc-a\", \"dc-b\"]");
-    int a = t.dc_index(between[0]), b = t.dc_index(between[1]);
+    int a = find_dc(between[0]), b = find_dc(between[1]);
     if (a < 0 || b < 0 || a == b)
       l.fail("between", "expected two different data-centre names from /dcs, got " + between.dump());
     if (a > b) std::swap(a, b);
+    if (!given.insert({a, b}).second)
+      l.fail("between", "a second link between " + between[0].get<std::string>() + " and " +
+                            between[1].get<std::string>() + "; give each pair once");
     links[{a, b}] = read_link(l, def ? &*def : nullptr);
     l.finish();
   }
   wan.finish();
   for (auto& [k, v] : links) t.wan.push_back({k.first, k.second, v});
 
-  // Every DC must reach the global server's DC.
-  std::vector<int> seen(t.dcs.size(), 0);
-  std::function<void(int)> visit = [&](int x) {
-    if (seen[x]++) return;
-    for (auto& w : t.wan) {
-      if (w.a == x) visit(w.b);
-      if (w.b == x) visit(w.a);
-    }
-  };
-  visit(t.global_server_dc);
+  // Every DC must reach the global server's DC (breadth-first over an adjacency list).
+  std::vector<std::vector<int>> adjacent(t.dcs.size());
+  for (const auto& w : t.wan) {
+    adjacent[w.a].push_back(w.b);
+    adjacent[w.b].push_back(w.a);
+  }
+  std::vector<char> seen(t.dcs.size(), 0);
+  std::vector<int> queue = {t.global_server_dc};
+  seen[t.global_server_dc] = 1;
+  for (std::size_t q = 0; q < queue.size(); ++q)
+    for (int y : adjacent[queue[q]])
+      if (!seen[y]) seen[y] = 1, queue.push_back(y);
   for (std::size_t i = 0; i < t.dcs.size(); ++i)
     if (!seen[i]) r.fail("wan", "data centre \"" + t.dcs[i].name + "\" has no WAN path to \"" + gs + "\"");
   if (t.total_workers() == 0) r.fail("dcs", "no workers in any data centre");

@@ -45,6 +45,18 @@ struct Topology {
   int total_workers() const;
 };
 
+// Bounds that keep every topology runnable by ns-3 (its DataRate is an integer
+// of bits per second; TCP gives up on paths much slower or longer than these)
+// and its validation fast: reading takes time linear in the links it expands to.
+constexpr double kMinBandwidthMbps = 0.01;  // 10 kbit/s
+constexpr double kMaxBandwidthMbps = 1e5;   // 100 Gbit/s
+constexpr double kMaxLatencyMs = 10000;     // one way
+constexpr double kMaxLoss = 0.1;            // per packet
+constexpr int kMaxDcs = 256;                // a full WAN mesh is 32,640 links
+constexpr int kMaxWorkersPerDc = 4096;
+constexpr int kMaxNodes = 65536;  // hosts in one simulation or deployment
+constexpr std::size_t kMaxTracePoints = 100000;
+
 // Reads a topology object; throws ConfigError. Checks that every DC reaches the
 // global server's DC over the WAN.
 Topology read_topology(JsonReader& r);

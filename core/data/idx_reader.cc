@@ -3,6 +3,7 @@
 #include <zlib.h>
 
 #include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <stdexcept>
 #include <vector>
@@ -10,14 +11,29 @@
 namespace geotrain {
 namespace {
 
-// Whole file, gunzipped when it is gzip (gzread passes plain files through).
-std::vector<unsigned char> read_maybe_gz(const std::string& path) {
+// Decompressed size limits: Fashion-MNIST's training images are 47 MB, so
+// these leave room for any MNIST-format set that fits a simulation, and a gzip
+// bomb stops at the limit instead of filling the memory.
+constexpr std::size_t kMaxImageBytes = std::size_t(1) << 30;
+constexpr std::size_t kMaxLabelBytes = std::size_t(64) << 20;
+
+// Whole file, gunzipped when it is gzip (gzread passes plain files through);
+// at most `limit` bytes after decompression.
+std::vector<unsigned char> read_maybe_gz(const std::string& path, std::size_t limit) {
+  if (!std::filesystem::is_regular_file(path)) throw std::runtime_error(path + ": not a regular file");
   gzFile f = gzopen(path.c_str(), "rb");
   if (f == nullptr) throw std::runtime_error(path + ": cannot open");
   std::vector<unsigned char> out;
   unsigned char buf[1 << 16];
   int n;
-  while ((n = gzread(f, buf, sizeof buf)) > 0) out.insert(out.end(), buf, buf + n);
+  while ((n = gzread(f, buf, sizeof buf)) > 0) {
+    if (out.size() + std::size_t(n) > limit) {
+      gzclose(f);
+      throw std::runtime_error(path + ": more than " + std::to_string(limit >> 20) +
+                               " MiB when decompressed (the limit for an IDX file)");
+    }
+    out.insert(out.end(), buf, buf + n);
+  }
   bool bad = n < 0;
   gzclose(f);
   if (bad) throw std::runtime_error(path + ": read error (corrupt gzip?)");
@@ -39,14 +55,15 @@ std::string find(const std::string& dir, const std::string& stem) {
 Dataset load_pair(const std::string& dir, const std::string& prefix, const std::string& name) {
   const std::string ip = find(dir, prefix + "-images-idx3-ubyte");
   const std::string lp = find(dir, prefix + "-labels-idx1-ubyte");
-  auto img = read_maybe_gz(ip);
-  auto lab = read_maybe_gz(lp);
+  auto img = read_maybe_gz(ip, kMaxImageBytes);
+  auto lab = read_maybe_gz(lp, kMaxLabelBytes);
   if (img.size() < 16 || be32(img, 0) != 0x00000803) throw std::runtime_error(ip + ": not an IDX3 image file");
   if (lab.size() < 8 || be32(lab, 0) != 0x00000801) throw std::runtime_error(lp + ": not an IDX1 label file");
   const std::uint32_t n = be32(img, 4), rows = be32(img, 8), cols = be32(img, 12);
   if (be32(lab, 4) != n) throw std::runtime_error(lp + ": label count differs from " + ip);
-  const std::size_t d = std::size_t(rows) * cols;
-  if (img.size() != 16 + d * n) throw std::runtime_error(ip + ": truncated");
+  const std::size_t d = std::size_t(rows) * cols;  // each factor < 2^32: no overflow in 64 bits
+  if (d == 0 || n == 0) throw std::runtime_error(ip + ": no images");
+  if ((img.size() - 16) / d != n || img.size() != 16 + d * n) throw std::runtime_error(ip + ": truncated");
   if (lab.size() != 8 + std::size_t(n)) throw std::runtime_error(lp + ": truncated");
   Dataset ds;
   ds.name = name;

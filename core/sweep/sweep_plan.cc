@@ -39,6 +39,19 @@ SweepPlan load_sweep(const std::string& path) {
   };
   const std::vector<Axis> grid = read_axes("grid");
   const std::vector<Axis> zip = read_axes("zip");
+  // One path, one source of values: a path in both grid and zip, or a seed axis
+  // beside seeds/repeats, would be resolved silently by whichever comes last.
+  for (const auto& z : zip)
+    for (const auto& g : grid)
+      if (z.first == g.first)
+        throw ConfigError(path, r.pointer("zip") + "/" + z.first,
+                          "\"" + z.first + "\" is also a grid axis; give it once");
+  const bool seed_axis_given = r.has("seeds") || r.has("repeats");
+  for (const auto* axes : {&grid, &zip})
+    for (const auto& a : *axes)
+      if (a.first == "seed" && seed_axis_given)
+        throw ConfigError(path, r.pointer(axes == &grid ? "grid" : "zip") + "/seed",
+                          "the seed is swept by \"seeds\"/\"repeats\"; do not also give it as an axis");
   std::size_t zip_len = zip.empty() ? 1 : zip[0].second.size();
   for (const auto& a : zip)
     if (a.second.size() != zip_len)
@@ -59,8 +72,18 @@ SweepPlan load_sweep(const std::string& path) {
   for (const auto& a : grid) plan.axes.push_back(a.first);
   for (const auto& a : zip) plan.axes.push_back(a.first);
 
+  // Count before enumerating (a 10^12-point grid must be refused, not built).
   std::size_t grid_count = 1;
-  for (const auto& a : grid) grid_count *= a.second.size();
+  double total = double(zip_len) * double(seeds.size());
+  for (const auto& a : grid) {
+    grid_count *= a.second.size();
+    total *= double(a.second.size());
+    if (total > double(kMaxSweepPoints)) break;
+  }
+  if (total > double(kMaxSweepPoints))
+    throw ConfigError(path, "",
+                      "the sweep has more than " + std::to_string(kMaxSweepPoints) +
+                          " points (grid sizes x zip length x seeds); split it into several sweep files");
   for (std::size_t g = 0; g < grid_count; ++g) {
     for (std::size_t z = 0; z < zip_len; ++z) {
       for (std::uint64_t seed : seeds) {

@@ -22,6 +22,9 @@ struct SweepPoint {
   std::vector<std::string> sets;  // --set assignments that make this point
 };
 
+// Sweeps larger than this are refused (each point is a process and a directory).
+constexpr std::size_t kMaxSweepPoints = 100000;
+
 struct SweepPlan {
   std::string file, name, base_scenario, runtime = "sim";
   std::vector<std::string> axes;  // axis paths in column order
