@@ -56,6 +56,9 @@ class Actor {
   // The runtime's failure detector lost contact with `peer` (one of this
   // node's children). Policies that allow it proceed without the peer.
   virtual void on_peer_down(NodeId peer) { (void)peer; }
+  // A child reported down is heard from again (it was stalled, cut off, or
+  // restarted): it may be behind the job, so servers tell it where the job is.
+  virtual void on_peer_up(NodeId peer) { (void)peer; }
 };
 
 }  // namespace geotrain

@@ -62,7 +62,7 @@ std::uint16_t free_port(asio::io_context& io, std::mt19937& rng) {
 }  // namespace
 
 RunResult merge_node_reports(const std::string& scenario, const std::vector<std::string>& sets, const std::string& out,
-                             const std::vector<int>& lost, const std::vector<LauncherEvent>& events) {
+                             const std::vector<LauncherEvent>& events) {
   const Scenario sc = load_scenario(scenario, sets);
   const Deployment dep = plan_deployment(sc.topology, sc.architecture);
   RunResult r;
@@ -75,19 +75,17 @@ RunResult merge_node_reports(const std::string& scenario, const std::vector<std:
   std::vector<DcStats> dcs(sc.topology.dcs.size());
   std::uint64_t too_slow = 0, rejected = 0, tls_links = 0;
   double overrun = 0;
-  std::int64_t epoch_ns = 0;
+  std::int64_t epoch_ns = 0, worker_round = 0;
+  if (std::ifstream ef{out + "/epoch"}) ef >> epoch_ns;  // the job's start, as the global server wrote it
   std::vector<std::string> lost_names;
+  bool have_gs = false;
   for (const auto& n : dep.nodes) {
     const std::string path = out + "/nodes/" + std::to_string(n.id) + ".json";
-    std::ifstream in(path);
-    if (!in) {
-      if (std::find(lost.begin(), lost.end(), n.id) != lost.end()) {
-        lost_names.push_back(n.name);
-        continue;
-      }
-      throw std::runtime_error(path + ": missing node report (did node " + n.name + " finish?)");
+    if (!fs::exists(path)) {
+      lost_names.push_back(n.name);
+      continue;
     }
-    const nlohmann::json j = nlohmann::json::parse(in);
+    const nlohmann::json j = load_json_file(path);
     for (const auto& e : j["events"]) r.faults.push_back({e["time_s"], n.name, e["event"]});
     r.bytes.wan_bytes += j["sent"]["wan"].get<std::uint64_t>();
     r.bytes.lan_bytes += j["sent"]["lan"].get<std::uint64_t>();
@@ -101,15 +99,24 @@ RunResult merge_node_reports(const std::string& scenario, const std::vector<std:
       dcs[n.dc].compute_busy_fraction += j["busy_s"].get<double>() / t;
       dcs[n.dc].blocked_fraction += j["blocked_s"].get<double>() / t;
       r.worker_steps += j["steps"].get<std::int64_t>();
+      worker_round = std::max(worker_round, j.value("round", std::int64_t{0}));
+      r.sim_time_s = std::max(r.sim_time_s, j["run_time_s"].get<double>());
     }
     if (n.role == Role::kGlobalServer) {
-      epoch_ns = j.value("epoch_unix_ns", std::int64_t{0});
+      have_gs = true;
+      epoch_ns = j.value("epoch_unix_ns", epoch_ns);
       r.rounds = j["rounds"];
-      r.error = j.value("error", std::string());
       r.sim_time_s = j["run_time_s"];
+      r.error = j.value("error", std::string());
       if (!j["time_to_target_s"].is_null()) r.time_to_target_s = j["time_to_target_s"].get<double>();
       for (const auto& t : j["timeline"]) r.timeline.push_back(timeline_row_from_json(t));
     }
+  }
+  if (!have_gs) {
+    r.rounds = worker_round;  // rounds the workers saw completed: the global server's own count is lost
+    r.error = "no report from the global server: it was lost, and the job with it (rounds as far as the workers got)";
+  } else if (r.error.empty() && r.rounds == 0) {
+    r.error = "no round completed";
   }
   for (std::size_t i = 0; i < dcs.size(); ++i) {
     dcs[i].name = sc.topology.dcs[i].name;
@@ -127,7 +134,6 @@ RunResult merge_node_reports(const std::string& scenario, const std::vector<std:
         std::any_of(r.faults.begin(), r.faults.end(), [&](const FaultEvent& f) { return f.node == name; });
     if (!timed) r.faults.push_back({r.sim_time_s, name, "lost; no report (its steps are not counted)"});
   }
-  if (r.error.empty() && r.rounds == 0) r.error = "no round completed";
   std::stable_sort(r.faults.begin(), r.faults.end(),
                    [](const FaultEvent& a, const FaultEvent& b) { return a.time_s < b.time_s; });
   r.network = {{"network_model", "real sockets on loopback; WAN emulated by user-space relays"},
@@ -226,28 +232,61 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
   for (const auto& n : dep.nodes) pid_of[n.id] = start_node(n.id);
 
   std::optional<Clock::time_point> job_start;
-  std::string failure;
+  std::string failure;    // a node failed by itself (exit status): the launch fails, its log says why
+  std::string job_error;  // the job cannot go on (global server lost, timeout, Ctrl-C): partial summary
   bool killed = false, restarted = false;
   Clock::time_point killed_at;
+  std::optional<Clock::time_point> ending;  // SIGTERM sent to every node: they write their reports and leave
   std::vector<LauncherEvent> launcher_events;
+  const auto log_of = [&](NodeId id) { return out + "/logs/" + std::to_string(id) + ".log"; };
+  const auto end_job = [&](const std::string& why) {
+    if (ending) return;
+    job_error = why;
+    ending = Clock::now();
+    for (auto& [p, n] : running) kill(p, SIGTERM);
+  };
+  std::set<NodeId> workers_lost;
   while (!running.empty()) {
     int status = 0;
     const pid_t pid = waitpid(-1, &status, WNOHANG);
     if (pid > 0) {
       const NodeId id = running[pid];
       running.erase(pid);
-      const bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-      const bool expected_kill = killed && id == opt.fault.kill_node && WIFSIGNALED(status);
-      if (!ok && !expected_kill && failure.empty())
-        failure = "node " + dep.nodes[id].name + " failed (" +
-                  (WIFSIGNALED(status) ? "signal " + std::to_string(WTERMSIG(status))
-                                       : "exit " + std::to_string(WEXITSTATUS(status))) +
-                  "); its log: " + out + "/logs/" + std::to_string(id) + ".log";
-      if (!failure.empty())
-        for (auto& [p, n] : running) kill(p, SIGTERM);
+      if (ending || (WIFEXITED(status) && WEXITSTATUS(status) == 0)) continue;
+      if (WIFEXITED(status)) {  // the node stopped itself with an error: the launch fails, its log says why
+        if (failure.empty())
+          failure = "node " + dep.nodes[id].name + " failed (exit " + std::to_string(WEXITSTATUS(status)) +
+                    "); its log: " + log_of(id);
+        end_job(failure);
+        continue;
+      }
+      // Killed by a signal: a crash, whoever caused it, is a fault the job survives where it can.
+      const std::string how =
+          std::string("signal ") + std::to_string(WTERMSIG(status)) + ", " + strsignal(WTERMSIG(status));
+      const bool injected = killed && id == opt.fault.kill_node;
+      if (!injected) launcher_events.push_back({id, unix_now_ns(), "crashed (" + how + "); its log: " + log_of(id)});
+      if (id == dep.global_server) {
+        if (injected && opt.fault.restart) continue;  // restarted below, as asked
+        if (!injected && cfg.checkpoint_every > 0 && fs::exists(cfg.out + "/checkpoint")) {
+          pid_of[id] = start_node(id);
+          launcher_events.push_back({id, unix_now_ns(), "restarted by the launcher from its checkpoint"});
+          continue;
+        }
+        end_job("the global server was lost (" + how + ") with no checkpoint to resume from (launch " +
+                "--checkpoint-every N keeps one, and --restart brings it back); the job cannot go on");
+        continue;
+      }
+      if (dep.nodes[id].role == Role::kWorker && !(injected && opt.fault.restart)) workers_lost.insert(id);
+      if (workers_lost.size() == dep.workers.size()) end_job("every worker was lost; the job cannot go on");
       continue;
     }
     const double elapsed = std::chrono::duration<double>(Clock::now() - t0).count();
+    if (ending) {  // nodes that ignore SIGTERM for 5 s are killed
+      if (Clock::now() - *ending > std::chrono::seconds(5))
+        for (auto& [p, n] : running) kill(p, SIGKILL);
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      continue;
+    }
     if (!job_start && fs::exists(cfg.epoch_file())) {  // traces count from the job's start, as in the simulation
       std::int64_t ns = 0;
       std::ifstream(cfg.epoch_file()) >> ns;
@@ -269,23 +308,17 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
       restarted = true;
       launcher_events.push_back({opt.fault.kill_node, unix_now_ns(), "restarted by the launcher"});
     }
-    if (StopSignals::caught() && failure.empty()) {
-      failure = std::string("interrupted (") + strsignal(StopSignals::caught()) + ")";
-      for (auto& [p, n] : running) kill(p, SIGTERM);
-    }
-    if (opt.timeout_s > 0 && elapsed > opt.timeout_s && failure.empty()) {
-      failure = "timed out after " + std::to_string(opt.timeout_s) + " s";
-      for (auto& [p, n] : running) kill(p, SIGKILL);
-    }
+    if (StopSignals::caught()) end_job(std::string("interrupted (") + strsignal(StopSignals::caught()) + ")");
+    if (opt.timeout_s > 0 && elapsed > opt.timeout_s)
+      end_job("timed out after " + std::to_string(opt.timeout_s) + " s (launch --timeout)");
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   io.stop();
   relay_thread.join();
   if (!failure.empty()) throw std::runtime_error(failure);
 
-  std::vector<int> lost;
-  if (killed && !restarted) lost.push_back(opt.fault.kill_node);
-  RunResult r = merge_node_reports(scenario, sets, out, lost, launcher_events);
+  RunResult r = merge_node_reports(scenario, sets, out, launcher_events);
+  if (!job_error.empty()) r.error = job_error;
   r.wall_time_s = std::chrono::duration<double>(Clock::now() - t0).count();
   r.network["wan_emulation"] = opt.emulate_wan;
   r.network["tls"] = to_string(opt.tls);

@@ -43,10 +43,12 @@ struct LauncherEvent {
   std::string event;
 };
 
-// Merges OUT/nodes/*.json into a RunResult (used by launch and by multi-host
-// users). A node in `lost` (killed, never restarted) may lack a report.
-// `events` become fault events timed against the global server's epoch.
+// Merges OUT/nodes/*.json into a RunResult (used by launch and by `geotrain
+// collect` for multi-host runs). A node without a report was lost: it is listed
+// as a fault and its steps are not counted. Without the global server's report
+// the result is partial (rounds as far as the workers got) and has an error.
+// `events` become fault events timed against the job's epoch.
 RunResult merge_node_reports(const std::string& scenario, const std::vector<std::string>& sets, const std::string& out,
-                             const std::vector<int>& lost = {}, const std::vector<LauncherEvent>& events = {});
+                             const std::vector<LauncherEvent>& events = {});
 
 }  // namespace geotrain::real

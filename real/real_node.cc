@@ -1,5 +1,6 @@
 #include "real/real_node.h"
 
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -9,6 +10,7 @@
 #include "core/atomic_file.h"
 #include "core/bytes.h"
 #include "core/wire.h"
+#include "real/datagram.h"
 #include "real/tls.h"
 
 namespace geotrain::real {
@@ -20,8 +22,6 @@ using Clock = std::chrono::steady_clock;
 using WallClock = std::chrono::system_clock;
 
 namespace {
-constexpr std::size_t kDatagramChunk = 60000;
-constexpr std::size_t kFragmentHeader = 4 + 8 + 2 + 2;
 constexpr std::size_t kMaxPendingLinks = 64;
 
 // The largest frame an authenticated peer may send: the configured limit, but
@@ -42,6 +42,7 @@ RealNode::RealNode(asio::io_context& io, const RealConfig& cfg, const TrainingJo
       acceptor_(io),
       tls_acceptor_(io),
       udp_(io),
+      datagrams_(secret_, self),
       frame_limit_(frame_limit(cfg, job)) {
   if (cfg.tls.links != TlsLinks::kOff) {
     tls_server_ = tls_server_context(cfg.tls);
@@ -166,22 +167,10 @@ void RealNode::send(Message msg) {
 }
 
 void RealNode::send_datagrams(const Message& m) {
-  const Bytes enc = encode_message(m);
-  const std::uint64_t id = next_datagram_msg_++;
-  const std::uint16_t count = std::uint16_t((enc.size() + kDatagramChunk - 1) / kDatagramChunk);
   const Endpoint& ep = cfg_.route(self_, m.to);
   const udp::endpoint dst(asio::ip::make_address(ep.host), ep.udp_port);
-  for (std::uint16_t i = 0; i < count; ++i) {
-    Bytes body;
-    append_raw<std::int32_t>(body, self_);
-    append_raw<std::uint64_t>(body, id);
-    append_raw<std::uint16_t>(body, i);
-    append_raw<std::uint16_t>(body, count);
-    const std::size_t lo = std::size_t(i) * kDatagramChunk, hi = std::min(enc.size(), lo + kDatagramChunk);
-    body.insert(body.end(), enc.begin() + long(lo), enc.begin() + long(hi));
-    auto dgram = std::make_shared<Bytes>(make_frame(FrameType::kFragment, body));
-    const Bytes mac = hmac_sha256(secret_, *dgram);
-    dgram->insert(dgram->end(), mac.begin(), mac.begin() + kDatagramMacBytes);
+  for (auto& d : make_datagrams(self_, next_datagram_msg_++, encode_message(m), secret_)) {
+    auto dgram = std::make_shared<Bytes>(std::move(d));
     count_sent(m.to, dgram->size());
     udp_.async_send_to(asio::buffer(*dgram), dst, [dgram](const boost::system::error_code&, std::size_t) {});
   }
@@ -194,41 +183,12 @@ void RealNode::receive_datagram() {
       return;
     }
     try {
-      if (n < kDatagramMacBytes) throw FrameError("runt datagram");
-      const Bytes signed_part(udp_buf_.begin(), udp_buf_.begin() + long(n - kDatagramMacBytes));
-      const Bytes mac = hmac_sha256(secret_, signed_part);
-      if (!equal_ct(mac.data(), udp_buf_.data() + n - kDatagramMacBytes, kDatagramMacBytes))
-        throw FrameError("datagram failed authentication");
-      Frame frame = parse_datagram(signed_part.data(), signed_part.size(), kDatagramChunk + 64);
-      const Bytes& body = frame.body;
-      if (frame.type != FrameType::kFragment || body.size() < kFragmentHeader) throw FrameError("not a fragment");
-      const NodeId from = load_raw<std::int32_t>(body.data());
-      const auto id = load_raw<std::uint64_t>(body.data() + 4);
-      const auto idx = load_raw<std::uint16_t>(body.data() + 12), count = load_raw<std::uint16_t>(body.data() + 14);
-      if (count == 0 || idx >= count) throw FrameError("bad fragment index");
-      auto& r = udp_partial_[{from, id}];
-      if (r.parts.empty()) {
-        r.parts.resize(count);
-        r.first = Clock::now();
-      }
-      if (r.parts.size() != count) throw FrameError("fragment count changed");
-      if (r.parts[idx].empty()) {
-        r.parts[idx].assign(body.begin() + kFragmentHeader, body.end());
-        ++r.have;
-      }
-      if (r.have == count) {
-        Bytes all;
-        for (auto& p : r.parts) all.insert(all.end(), p.begin(), p.end());
-        udp_partial_.erase({from, id});
-        Message m = decode_message(all.data(), all.size());
+      if (std::optional<Message> m = datagrams_.add(udp_buf_.data(), n, Clock::now())) {
         if (!started_)
-          early_.push_back(std::move(m));
+          early_.push_back(std::move(*m));
         else
-          asio::post(io_, [this, m = std::move(m)] { actor_->on_message(m); });
+          asio::post(io_, [this, m = std::move(*m)] { actor_->on_message(m); });
       }
-      // Forget partial messages older than 30 s (their other datagrams were lost).
-      for (auto it = udp_partial_.begin(); it != udp_partial_.end();)
-        it = Clock::now() - it->second.first > std::chrono::seconds(30) ? udp_partial_.erase(it) : std::next(it);
     } catch (const std::exception& ex) {
       ++counters_.rejected_datagrams;
       if (counters_.rejected_datagrams <= 5) log(std::string("rejected datagram: ") + ex.what());
@@ -302,7 +262,10 @@ void RealNode::accept(tcp::acceptor& from, asio::ssl::context* tls) {
 void RealNode::on_frame(NodeId peer, Frame&& f) {
   if (last_heard_.count(peer)) {  // one of our children: any frame shows it is alive
     last_heard_[peer] = Clock::now();
-    if (down_.erase(peer)) record("node " + job_.deployment().nodes[peer].name + " is back");
+    if (down_.erase(peer)) {
+      record("node " + job_.deployment().nodes[peer].name + " is back");
+      if (started_) asio::post(io_, [this, peer] { actor_->on_peer_up(peer); });  // it may be behind: catch it up
+    }
   }
   switch (f.type) {
     case FrameType::kMessage: {
@@ -424,6 +387,12 @@ void RealNode::stop_when_flushed(Clock::time_point deadline) {
 
 void RealNode::run(Actor& actor, bool restore) {
   actor_ = &actor;
+  // SIGTERM (the launcher ending the job, or our parent gone) and Ctrl-C: leave
+  // the event loop so the node report is still written.
+  asio::signal_set signals(io_, SIGTERM, SIGINT);
+  signals.async_wait([this](const boost::system::error_code& e, int sig) {
+    if (!e && !stopping_) fail(std::string("stopped by ") + (sig == SIGTERM ? "SIGTERM" : "SIGINT"));
+  });
   listen();
   if (restore) {  // a restarted global server: the job is running, resume it
     std::ifstream in(cfg_.epoch_file());

@@ -33,6 +33,7 @@
 #include "core/job.h"
 #include "core/monitor.h"
 #include "core/runtime.h"
+#include "real/datagram.h"
 #include "real/inbound_link.h"
 #include "real/outbound_link.h"
 #include "real/real_config.h"
@@ -118,14 +119,9 @@ class RealNode : public Runtime {
   bool started_ = false, stopping_ = false;
   std::set<NodeId> ready_;      // global server: nodes that reported READY
   std::vector<Message> early_;  // arrived before our GO; delivered at start
-  struct Reassembly {
-    std::vector<Bytes> parts;
-    std::size_t have = 0;
-    std::chrono::steady_clock::time_point first;
-  };
-  std::map<std::pair<NodeId, std::uint64_t>, Reassembly> udp_partial_;
   std::uint64_t next_datagram_msg_ = 1;
   NodeCounters counters_;
+  DatagramAssembler datagrams_;
   std::size_t frame_limit_;
   std::string error_;
 };

@@ -74,6 +74,7 @@ int run_role(const RealConfig& cfg, NodeId id) {
     report["busy_s"] = to_seconds(w->stats().busy_ns);
     report["blocked_s"] = to_seconds(w->stats().blocked_ns);
     report["steps"] = w->stats().steps;
+    report["round"] = w->round();
   }
   if (const auto* gs = dynamic_cast<const GlobalServer*>(actor.get())) {
     monitor->finish(node.now(), gs->rounds(), gs->params(), gs->last_train_loss());

@@ -8,6 +8,7 @@ set -euo pipefail
 
 PKGS=(
   build-essential cmake pkg-config        # toolchain
+  clang libclang-rt-14-dev                # fuzz targets: libFuzzer, ASan, UBSan (scripts/fuzz.sh)
   libns3-dev libgsl-dev libsqlite3-dev    # ns-3 3.37 (its .pc files name gsl and sqlite3 libs directly)
   libeigen3-dev                           # model maths
   nlohmann-json3-dev                      # scenario/topology/summary JSON

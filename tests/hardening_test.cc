@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "core/config/json_reader.h"
 #include "real/process.h"
@@ -334,6 +335,83 @@ TEST(Deployment, ANodeWithTheWrongSecretSaysSoAndExits) {
             std::string::npos)
       << r.output;
   EXPECT_LT(took, 30) << "the node kept retrying";
+  fs::remove_all(d);
+}
+
+}  // namespace
+}  // namespace geotrain
+
+namespace geotrain {
+namespace {
+
+using namespace testing;
+namespace fs = std::filesystem;
+
+// Every process whose command line contains `needle` (NUL-separated arguments).
+std::vector<int> processes_with(const std::string& needle) {
+  std::vector<int> pids;
+  for (const auto& e : fs::directory_iterator("/proc")) {
+    const std::string name = e.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream in(e.path() / "cmdline");
+    const std::string cmd((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::ifstream st(e.path() / "stat");
+    std::string stat((std::istreambuf_iterator<char>(st)), std::istreambuf_iterator<char>());
+    const bool zombie = stat.find(") Z ") != std::string::npos;
+    if (!zombie && cmd.find(needle) != std::string::npos) pids.push_back(std::stoi(name));
+  }
+  return pids;
+}
+
+// Polls until no process matches `needle`, for up to `limit`; returns those left.
+std::vector<int> wait_gone(const std::string& needle, std::chrono::seconds limit) {
+  const auto end = std::chrono::steady_clock::now() + limit;
+  std::vector<int> left = processes_with(needle);
+  while (!left.empty() && std::chrono::steady_clock::now() < end) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    left = processes_with(needle);
+  }
+  return left;
+}
+
+// Group 8: a launcher killed with SIGKILL takes its nodes with it (no orphans holding ports).
+TEST(Orphans, NodesDieWithAKilledLauncher) {
+  const std::string out = fresh_dir("orphan-launch");
+  const pid_t launcher =
+      real::spawn_process(GEOTRAIN_BIN,
+                          {"launch", kQuick, "--out", out, "-q", "--set", R"(model={"kind":"softmax"})", "--set",
+                           R"(dataset={"kind":"synthetic"})", "--set", "stop.rounds=1000000"},
+                          "");
+  for (int i = 0; i < 1500 && !fs::exists(out + "/epoch"); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  const std::string config = out + "/launch/config.json";
+  ASSERT_EQ(processes_with(config).size(), 7u) << "the seven nodes should be running";
+  const std::uint16_t port = read_json(config)["nodes"][0]["tcp_port"];
+  kill(launcher, SIGKILL);
+  waitpid(launcher, nullptr, 0);
+  EXPECT_TRUE(wait_gone(config, std::chrono::seconds(10)).empty()) << "nodes outlived their launcher";
+  boost::asio::io_context io;
+  boost::asio::ip::tcp::socket s(io);
+  boost::system::error_code ec;
+  s.connect({boost::asio::ip::make_address("127.0.0.1"), port}, ec);
+  EXPECT_EQ(ec, boost::asio::error::connection_refused) << "the global server's port is still held";
+  fs::remove_all(out);
+}
+
+// Group 8: a sweep killed with SIGKILL takes its running points with it.
+TEST(Orphans, PointsDieWithAKilledSweep) {
+  const std::string d = scratch("orphan-sweep");
+  write(d + "/sweep.json", R"({"name": "orphans", "base": ")" + kQuick +
+                               R"(", "sets": ["stop.rounds=1000000"], "grid": {"batch_size": [16, 32]}})");
+  const pid_t sweep =
+      real::spawn_process(GEOTRAIN_BIN, {"sweep", d + "/sweep.json", "--out", d + "/o", "-j", "2", "-q"}, "");
+  const std::string needle = d + "/o/runs/";
+  for (int i = 0; i < 1500 && processes_with(needle).size() < 2; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ASSERT_EQ(processes_with(needle).size(), 2u) << "both points should be running";
+  kill(sweep, SIGKILL);
+  waitpid(sweep, nullptr, 0);
+  EXPECT_TRUE(wait_gone(needle, std::chrono::seconds(10)).empty()) << "points outlived their sweep";
   fs::remove_all(d);
 }
 

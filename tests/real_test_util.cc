@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 
 #include "core/config/json_reader.h"
 
@@ -49,6 +50,19 @@ bool wait_for_listener(asio::io_context& io, std::uint16_t port, std::chrono::se
     if (std::chrono::steady_clock::now() > end) return false;
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
+}
+
+int node_pid(const std::string& config, int id) {
+  const std::string want =
+      std::string("real") + '\0' + "--role" + '\0' + std::to_string(id) + '\0' + "--config" + '\0' + config + '\0';
+  for (const auto& e : std::filesystem::directory_iterator("/proc")) {
+    const std::string name = e.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream in(e.path() / "cmdline");
+    const std::string cmd((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (cmd.find(want) != std::string::npos) return std::stoi(name);
+  }
+  return -1;
 }
 
 BackgroundLaunch::BackgroundLaunch(std::string out, const std::string& args)

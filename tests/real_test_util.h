@@ -26,6 +26,9 @@ void hit(boost::asio::io_context& io, std::uint16_t port, const std::vector<std:
 // start on a busy machine); false after `limit`.
 bool wait_for_listener(boost::asio::io_context& io, std::uint16_t port, std::chrono::seconds limit);
 
+// The pid of the `geotrain real --role id --config config` process, or -1.
+int node_pid(const std::string& config, int id);
+
 // `geotrain launch` of the quickstart on a thread of its own, for tests that act
 // on the running job. Joined however the test ends: a failed check reports
 // instead of std::terminate-ing the binary with the thread still running.

@@ -105,7 +105,10 @@ void read_compute(JsonReader r, ComputeSpec& c, int workers) {
 }  // namespace
 
 Scenario load_scenario(const std::string& path, const std::vector<std::string>& sets) {
-  nlohmann::json j = load_json_file(path);
+  return read_scenario(load_json_file(path), path, sets);
+}
+
+Scenario read_scenario(nlohmann::json j, const std::string& path, const std::vector<std::string>& sets) {
   std::vector<std::string> topo_sets;
   for (const auto& s : sets) {
     if (s.rfind("topology.", 0) == 0)

@@ -80,6 +80,9 @@ struct Scenario {
 // Loads a scenario file, applying --set assignments first ("a.b=v"; those under
 // "topology." apply to the topology, referenced file or inline). Throws ConfigError.
 Scenario load_scenario(const std::string& path, const std::vector<std::string>& sets = {});
+// The same from an already parsed document; `path` names it in errors and
+// anchors a relative topology path.
+Scenario read_scenario(nlohmann::json j, const std::string& path, const std::vector<std::string>& sets = {});
 // Loads a topology file on its own (geotrain validate).
 Topology load_topology(const std::string& path);
 

@@ -6,6 +6,7 @@ namespace geotrain {
 
 bool Aggregator::add(NodeId from, const Payload& p) {
   if (!pushed_.insert(from).second) return false;  // duplicate
+  live_.insert(from);                              // it is alive, and will be acknowledged
   if (!sum_) {
     sum_ = std::make_shared<Payload>(p);
   } else {

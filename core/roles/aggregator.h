@@ -1,7 +1,8 @@
 // Sums the pushes of one round from a known membership. Shared by the local and
 // global servers: "wait for every live member" is policy state, not transport.
 // A member reported down is no longer waited for; one that comes back is waited
-// for again. A member's second push in one round is ignored.
+// for again, and so is one that pushes (a push is proof of life). A member's
+// second push in one round is ignored.
 //
 // Invariant: the open round is complete when at least one member pushed and
 // every live member has pushed.

@@ -20,6 +20,9 @@ void GlobalServer::on_message(const Message& msg) {
   if (stopped_) return;
   switch (msg.kind) {
     case MsgKind::kPush:
+      // A push for a round already applied without it: the sender was stalled or
+      // cut off. Tell it where the job is, so it catches up instead of waiting forever.
+      if (msg.round < rounds_) tell_round(msg.from);
       if (msg.round == rounds_ && agg_.add(msg.from, *msg.payload)) apply_round();
       break;
     case MsgKind::kPullRequest:
@@ -33,6 +36,12 @@ void GlobalServer::on_message(const Message& msg) {
 void GlobalServer::on_peer_down(NodeId child) {
   if (!stopped_ && agg_.drop(child)) apply_round();
 }
+
+void GlobalServer::on_peer_up(NodeId child) {
+  if (!stopped_) tell_round(child);
+}
+
+void GlobalServer::tell_round(NodeId child) { rt_.send(make_message(MsgKind::kControl, spec_.id, child, rounds_)); }
 
 void GlobalServer::apply_round() {
   std::vector<NodeId> contributors;

@@ -28,6 +28,7 @@ class GlobalServer : public Actor {
   void rejoin() override;
   void on_message(const Message& msg) override;
   void on_peer_down(NodeId child) override;
+  void on_peer_up(NodeId child) override;
 
   const ParamSet& params() const { return params_; }
   std::int64_t rounds() const { return rounds_; }
@@ -38,6 +39,7 @@ class GlobalServer : public Actor {
   void apply_round();
   void publish();  // current_ = params_
   void resync_children();
+  void tell_round(NodeId child);  // kControl(rounds_): "the job is at this round"
   Runtime& rt_;
   NodeSpec spec_;
   RoleContext ctx_;

@@ -20,6 +20,20 @@ void LocalServer::on_peer_down(NodeId worker) {
   if (agg_.drop(worker)) push_upstream();
 }
 
+void LocalServer::on_peer_up(NodeId worker) { tell_round(worker); }
+
+void LocalServer::tell_round(NodeId worker) {
+  rt_.send(make_message(MsgKind::kControl, spec_.id, worker, collecting_));
+}
+
+// A restarted local server knows nothing: pull the parameters (which tell it the
+// global round), then adopt its workers wherever they are.
+void LocalServer::rejoin() {
+  adopt_ = true;
+  awaiting_params_ = true;
+  rt_.send(make_message(MsgKind::kPullRequest, spec_.id, spec_.parent, collecting_));
+}
+
 void LocalServer::resync(std::int64_t server_round) {
   if (awaiting_params_) {  // the pull may have died with the old server
     rt_.send(make_message(MsgKind::kPullRequest, spec_.id, spec_.parent, inflight_round_));
@@ -37,7 +51,8 @@ void LocalServer::resync(std::int64_t server_round) {
 
 void LocalServer::on_message(const Message& msg) {
   switch (msg.kind) {
-    case MsgKind::kPush:  // from a worker
+    case MsgKind::kPush:                                  // from a worker
+      if (msg.round < collecting_) tell_round(msg.from);  // a round closed without it: it was stalled
       if (msg.round == collecting_ && agg_.add(msg.from, *msg.payload)) push_upstream();
       break;
     case MsgKind::kPushAck:  // from the global server: the global round is done
@@ -50,6 +65,17 @@ void LocalServer::on_message(const Message& msg) {
       if (!awaiting_params_) break;
       awaiting_params_ = false;
       params_ = msg.payload;
+      if (adopt_ || msg.round > collecting_) {
+        // Behind the global server (stalled, dropped, restarted): what was being
+        // collected is obsolete. Adopt the server's round; every worker is told it
+        // and pulls (those waiting for an ack treat it as the ack).
+        adopt_ = false;
+        agg_.take();
+        collecting_ = msg.round;
+        to_ack_.clear();
+        for (NodeId w : spec_.children) tell_round(w);
+        break;
+      }
       for (NodeId w : to_ack_)
         if (agg_.is_live(w)) rt_.send(make_message(MsgKind::kPushAck, spec_.id, w, inflight_round_));
       to_ack_.clear();

@@ -9,6 +9,12 @@
 // collected. A kControl from the global server ("resync at round R", sent by a
 // restarted global server) makes it re-push a sum the server never applied, or
 // treat an applied one as acknowledged.
+//
+// Catching up: a local server that finds the global server ahead of it (it was
+// stalled or cut off and dropped, or it is a restarted process) drops what it
+// was collecting, adopts the server's round and tells every worker where the
+// job is (kControl), so they pull and continue; a worker that was dropped, or
+// pushes a round already closed, is told the same.
 #pragma once
 #include "core/deployment.h"
 #include "core/roles/aggregator.h"
@@ -21,12 +27,15 @@ class LocalServer : public Actor {
  public:
   LocalServer(Runtime& rt, const NodeSpec& spec, const RoleContext& ctx);
   void start() override {}
+  void rejoin() override;
   void on_message(const Message& msg) override;
   void on_peer_down(NodeId worker) override;
+  void on_peer_up(NodeId worker) override;
 
  private:
   void push_upstream();
   void resync(std::int64_t server_round);
+  void tell_round(NodeId worker);
   Runtime& rt_;
   NodeSpec spec_;
   RoleContext ctx_;
@@ -37,6 +46,7 @@ class LocalServer : public Actor {
   std::int64_t inflight_round_ = -1;
   std::vector<NodeId> to_ack_;    // contributors of the round in flight
   bool awaiting_params_ = false;  // acknowledged upstream, pull sent, no parameters yet
+  bool adopt_ = false;            // a restarted process: adopt the workers once the parameters arrive
 };
 
 }  // namespace geotrain

@@ -27,6 +27,7 @@ class Worker : public Actor {
   void rejoin() override;
   void on_message(const Message& msg) override;
   const WorkerStats& stats() const { return stats_; }
+  std::int64_t round() const { return round_; }  // the global round this worker is computing for
 
  private:
   void begin_step();

@@ -1,0 +1,185 @@
+// Faults as the README promises them, whatever their cause (issue 8, groups 3
+// and 4): stalled nodes rejoin and their DC contributes again, a restarted
+// local server re-adopts its workers, a crash from outside the launcher is a
+// fault and not an abort, a lost global server ends the job promptly with a
+// partial summary, and collect summarises a multi-host run with a node lost.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "real/process.h"
+#include "tests/real_test_util.h"
+
+namespace geotrain {
+namespace {
+
+using namespace testing;
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+// Node ids of the quickstart deployment: 0 global server, 1 dc-a's local
+// server, 2-3 its workers, 4 dc-b's local server, 5-6 its workers.
+constexpr int kRounds = 300;
+
+// Waits until the job has started (the global server wrote the epoch) and `delay` more.
+void after_start(const std::string& out, double delay) {
+  for (int i = 0; i < 3000 && !fs::exists(out + "/epoch"); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  std::this_thread::sleep_for(std::chrono::duration<double>(delay));
+}
+
+// Steps of each worker, from their node reports.
+std::vector<int> worker_steps(const std::string& out) {
+  std::vector<int> steps;
+  for (int id : {2, 3, 5, 6}) {
+    const std::string p = out + "/nodes/" + std::to_string(id) + ".json";
+    steps.push_back(fs::exists(p) ? read_json(p)["steps"].get<int>() : -1);
+  }
+  return steps;
+}
+
+bool has_fault(const nlohmann::json& s, const std::string& node, const std::string& text) {
+  for (const auto& f : s["faults"])
+    if (f["node"] == node && f["event"].get<std::string>().find(text) != std::string::npos) return true;
+  return false;
+}
+
+// SIGSTOP the given nodes for `stall_s` (longer than the failure timeout), then SIGCONT.
+void stall(const std::string& config, const std::vector<int>& ids, double stall_s) {
+  std::vector<int> pids;
+  for (int id : ids) pids.push_back(node_pid(config, id));
+  for (int p : pids) {
+    ASSERT_GT(p, 0);
+    kill(p, SIGSTOP);
+  }
+  std::this_thread::sleep_for(std::chrono::duration<double>(stall_s));
+  for (int p : pids) kill(p, SIGCONT);
+}
+
+class StalledNodes : public ::testing::TestWithParam<std::vector<int>> {};
+
+TEST_P(StalledNodes, AreDroppedThenCaughtUpAndTheirDcContributesAgain) {
+  const std::string out = fresh_dir("stall");
+  BackgroundLaunch job(out, " -q --timeout 200 --failure-timeout 1" + set_args(small_sets(kRounds)));
+  const std::string config = out + "/launch/config.json";
+  job.config();
+  after_start(out, 1.5);
+  stall(config, GetParam(), 3);
+  const auto& r = job.finish();
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto s = read_json(out + "/summary.json");
+  EXPECT_EQ(s["rounds"], kRounds);
+  EXPECT_TRUE(has_fault(s, "global-server", "dc-a/local-server declared down")) << s["faults"].dump(1);
+  EXPECT_TRUE(has_fault(s, "global-server", "dc-a/local-server is back")) << s["faults"].dump(1);
+  // dc-a's workers (2, 3) missed the stall, not the rest of the run: they took most of the rounds.
+  const auto steps = worker_steps(out);
+  EXPECT_GT(steps[0], kRounds / 2) << "dc-a never contributed again";
+  EXPECT_GT(steps[1], kRounds / 2);
+  fs::remove_all(out);
+}
+
+INSTANTIATE_TEST_SUITE_P(Faults, StalledNodes, ::testing::Values(std::vector<int>{1}, std::vector<int>{1, 4}),
+                         [](const auto& i) { return i.param.size() == 1 ? "OneLocalServer" : "BothLocalServers"; });
+
+TEST(Faults, AStalledWorkerRejoinsItsRound) {
+  const std::string out = fresh_dir("stall-worker");
+  BackgroundLaunch job(out, " -q --timeout 200 --failure-timeout 1" + set_args(small_sets(kRounds)));
+  job.config();
+  after_start(out, 1.5);
+  stall(out + "/launch/config.json", {3}, 3);
+  const auto& r = job.finish();
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto s = read_json(out + "/summary.json");
+  EXPECT_EQ(s["rounds"], kRounds);
+  EXPECT_TRUE(has_fault(s, "dc-a/local-server", "dc-a/worker1 is back")) << s["faults"].dump(1);
+  EXPECT_GT(worker_steps(out)[1], kRounds / 2) << "the stalled worker never contributed again";
+  fs::remove_all(out);
+}
+
+TEST(Faults, ARestartedLocalServerReadoptsItsWorkers) {
+  const std::string out = fresh_dir("restart-ls");
+  const auto r = run_geotrain("launch " + source_path("scenarios/quickstart.json") + " --out " + out +
+                              " -q --timeout 200 --failure-timeout 1 --kill-node 1 --kill-after 2 --restart "
+                              "--restart-after 2" +
+                              set_args(small_sets(kRounds)));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto s = read_json(out + "/summary.json");
+  EXPECT_EQ(s["rounds"], kRounds);
+  EXPECT_TRUE(has_fault(s, "global-server", "dc-a/local-server joined the running job")) << s["faults"].dump(1);
+  const auto steps = worker_steps(out);
+  EXPECT_GT(steps[0], kRounds / 2) << "dc-a's workers were never re-adopted";
+  EXPECT_GT(steps[1], kRounds / 2);
+  fs::remove_all(out);
+}
+
+// A crash the launcher did not cause (kill -9 from outside) is a fault: the job goes on.
+TEST(Faults, AWorkerKilledFromOutsideIsAFaultNotAnAbort) {
+  const std::string out = fresh_dir("outside-kill");
+  BackgroundLaunch job(out, " -q --timeout 200 --failure-timeout 1" + set_args(small_sets(kRounds)));
+  job.config();
+  after_start(out, 1.5);
+  const int pid = node_pid(out + "/launch/config.json", 3);
+  ASSERT_GT(pid, 0);
+  kill(pid, SIGKILL);
+  const auto& r = job.finish();
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto s = read_json(out + "/summary.json");
+  EXPECT_EQ(s["rounds"], kRounds);
+  EXPECT_TRUE(has_fault(s, "dc-a/worker1", "crashed (signal 9")) << s["faults"].dump(1);
+  EXPECT_TRUE(has_fault(s, "dc-a/local-server", "dc-a/worker1 declared down")) << s["faults"].dump(1);
+  fs::remove_all(out);
+}
+
+TEST(Faults, AGlobalServerLostWithoutACheckpointEndsTheJobPromptlyWithAPartialSummary) {
+  const std::string out = fresh_dir("gs-lost");
+  const auto start = Clock::now();
+  const auto r = run_geotrain("launch " + source_path("scenarios/quickstart.json") + " --out " + out +
+                              " -q --failure-timeout 1 --kill-node 0 --kill-after 2" + set_args(small_sets(100000)));
+  const double took = std::chrono::duration<double>(Clock::now() - start).count();
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("the global server was lost"), std::string::npos) << r.output;
+  EXPECT_LT(took, 30) << "the job must end promptly, not wait for a timeout";
+  const auto s = read_json(out + "/summary.json");
+  EXPECT_NE(s["error"].get<std::string>().find("no checkpoint"), std::string::npos);
+  EXPECT_GT(s["rounds"].get<int>(), 0) << "rounds as far as the workers got";
+  EXPECT_GT(s["worker_steps"].get<int>(), 0) << "the surviving nodes' reports are merged";
+  fs::remove_all(out);
+}
+
+// Multi-host: a worker dies for good; collect still writes the summary and lists it.
+TEST(Faults, CollectSummarisesAMultiHostRunWithALostWorker) {
+  const std::string dir = fresh_dir("collect-lost");
+  fs::create_directories(dir);
+  std::ofstream(dir + "/secret") << "collect-lost-test-secret-0123456789\n";
+  nlohmann::json cfg;
+  cfg["scenario"] = source_path("scenarios/quickstart.json");
+  cfg["sets"] = small_sets(3000);  // no WAN emulation here: rounds are much faster
+  cfg["secret_file"] = dir + "/secret";
+  cfg["out"] = dir + "/out";
+  cfg["failure_timeout_s"] = 1;
+  const int base = 23000 + int(::getpid() % 5000);
+  for (int i = 0; i < 7; ++i)
+    cfg["nodes"].push_back({{"host", "127.0.0.1"}, {"tcp_port", base + i}, {"udp_port", base + i}});
+  std::ofstream(dir + "/config.json") << cfg.dump(1);
+  std::vector<pid_t> pids;
+  for (int i = 0; i < 7; ++i)
+    pids.push_back(real::spawn_process(GEOTRAIN_BIN,
+                                       {"real", "--role", std::to_string(i), "--config", dir + "/config.json"},
+                                       dir + "/" + std::to_string(i) + ".log"));
+  after_start(dir + "/out", 0.3);
+  kill(pids[3], SIGKILL);
+  for (pid_t p : pids) waitpid(p, nullptr, 0);
+  const auto r = run_geotrain("collect --config " + dir + "/config.json");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto s = read_json(dir + "/out/summary.json");
+  EXPECT_EQ(s["rounds"], 3000);
+  EXPECT_TRUE(has_fault(s, "dc-a/worker1", "lost; no report")) << s["faults"].dump(1);
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace geotrain

@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""Writes the fuzz targets' seed inputs into tests/fuzz/seeds/<target>/ (committed).
+
+Each seed is a well-formed input (layouts from core/wire.h, real/frame.h and
+real/datagram.h), so the fuzzers start deep inside the decoders instead of
+having to discover the magic numbers. Rerun after a format change.
+"""
+import os
+import struct
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def crc32c(data):
+    crc = 0xFFFFFFFF
+    for b in data:
+        crc ^= b
+        for _ in range(8):
+            crc = (crc >> 1) ^ (0x82F63B78 if crc & 1 else 0)
+    return crc ^ 0xFFFFFFFF
+
+
+def message(kind, frm, to, rnd, blocks=None):
+    m = struct.pack("<BBiiiqB", kind, 0, 0, frm, to, rnd, 1 if blocks is not None else 0)
+    if blocks is not None:
+        m += struct.pack("<diI", 0.5, 2, len(blocks))
+        for key, vals in blocks:
+            m += struct.pack("<II", key, len(vals)) + struct.pack(f"<{len(vals)}f", *vals)
+    return m
+
+
+def frame(ftype, body):
+    return struct.pack("<IBBHII", 0x4E525447, 1, ftype, 0, len(body), crc32c(body)) + body
+
+
+def write(target, name, data):
+    d = os.path.join(HERE, "seeds", target)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, name), "wb") as f:
+        f.write(data)
+
+
+msgs = {
+    "ack": message(1, 0, 1, 7),
+    "pull": message(2, 1, 0, 7),
+    "push": message(0, 2, 1, 3, [(0, [1.0, -2.0, 3.5]), (1, [0.25] * 5)]),
+    "empty_payload": message(3, 0, 2, 9, []),
+}
+for name, m in msgs.items():
+    write("wire", name, m)
+    # frame_fuzz: first byte picks the piece size and the limit (high bit: pre-auth).
+    write("frame", name, bytes([7]) + frame(1, m) + frame(8, b""))
+write("frame", "auth_response", bytes([0x85]) + frame(3, bytes(4 + 16 + 32)))
+
+# datagram_fuzz: records of [sign bit | 3 length bits][8 length bits] + datagram.
+dgrams = b""
+enc = msgs["push"]
+half = len(enc) // 2
+for i, chunk in enumerate([enc[:half], enc[half:]]):
+    body = struct.pack("<iQHH", 2, 42, i, 2) + chunk
+    f = frame(9, body)
+    dgrams += bytes([0x80 | (len(f) >> 8), len(f) & 0xFF]) + f
+write("datagram", "two_fragments", dgrams)
+print("seeds written under", os.path.join(HERE, "seeds"))
