@@ -24,6 +24,7 @@
 #include "real/netns.h"
 #include "real/process.h"
 #include "real/real_config.h"
+#include "real/real_node.h"
 #include "real/stop_signals.h"
 #include "real/tls.h"
 #include "real/wan_emulation.h"
@@ -253,6 +254,12 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
       const NodeId id = running[pid];
       running.erase(pid);
       if (ending || (WIFEXITED(status) && WEXITSTATUS(status) == 0)) continue;
+      if (WIFEXITED(status) && WEXITSTATUS(status) == RealNode::kExitParentLost) {  // orphaned by a lost parent
+        launcher_events.push_back({id, unix_now_ns(), "left: its parent is gone; its log: " + log_of(id)});
+        if (dep.nodes[id].role == Role::kWorker) workers_lost.insert(id);
+        if (workers_lost.size() == dep.workers.size()) end_job("every worker was lost; the job cannot go on");
+        continue;
+      }
       if (WIFEXITED(status)) {  // the node stopped itself with an error: the launch fails, its log says why
         if (failure.empty())
           failure = "node " + dep.nodes[id].name + " failed (exit " + std::to_string(WEXITSTATUS(status)) +

@@ -109,6 +109,7 @@ void RealNode::compute(ComputeCost cost, std::function<void()> work, std::functi
 
 void RealNode::count_sent(NodeId to, std::size_t bytes) {
   const auto& nodes = job_.deployment().nodes;
+  if (to == nodes[self_].parent) parent_written_ = true;
   (nodes[to].dc == nodes[self_].dc ? counters_.sent.lan_bytes : counters_.sent.wan_bytes) += bytes;
 }
 
@@ -348,6 +349,23 @@ void RealNode::heartbeat() {
   if (stopping_) return;
   const NodeId parent = job_.deployment().nodes[self_].parent;
   if (parent >= 0) send_frame(parent, FrameType::kHeartbeat, std::make_shared<const ByteSpans>(), 100);
+  // A parent we cannot even connect to is gone. The global server cannot come
+  // back without a checkpoint, so its children give up after twice the failure
+  // timeout; any other parent may be restarted, so they wait ten times as long.
+  // Counted in heartbeats that found nothing written to the parent since the
+  // last one, not in wall time: a node that was itself stalled has not been trying.
+  if (parent >= 0 && started_) {
+    parent_misses_ = parent_written_ ? 0 : parent_misses_ + 1;
+    parent_written_ = false;
+    const bool gs = parent == job_.deployment().global_server;
+    const double limit = cfg_.failure_timeout_s * (gs && cfg_.checkpoint_every == 0 ? 2 : 10);
+    const double silent = parent_misses_ * cfg_.heartbeat_s;
+    if (silent > limit)
+      return fail("cannot reach " + job_.deployment().nodes[parent].name + " for " + std::to_string(int(silent)) +
+                      " s: it is gone" +
+                      (gs && cfg_.checkpoint_every == 0 ? " and has no checkpoint to resume from" : ""),
+                  kExitParentLost);
+  }
   const auto silent_limit = std::chrono::duration<double>(cfg_.failure_timeout_s);
   for (auto& [child, t] : last_heard_) {
     if (down_.count(child) || Clock::now() - t < silent_limit) continue;
@@ -359,9 +377,10 @@ void RealNode::heartbeat() {
   schedule(from_seconds(cfg_.heartbeat_s), [this] { heartbeat(); });
 }
 
-void RealNode::fail(const std::string& why) {
+void RealNode::fail(const std::string& why, int exit_code) {
   if (!error_.empty()) return;
   error_ = why;
+  exit_code_ = exit_code;
   record("stopping: " + why);
   stopping_ = true;
   asio::post(io_, [this] { io_.stop(); });

@@ -75,8 +75,11 @@ class RealNode : public Runtime {
   // The job's time zero (the GO barrier), as nanoseconds since the Unix epoch.
   std::int64_t epoch_unix_ns() const;
   const NodeCounters& counters() const { return counters_; }
-  // Why this node stopped on its own ("" = the job ended normally).
+  // Why this node stopped on its own ("" = the job ended normally), and the
+  // process exit status that goes with it.
   const std::string& error() const { return error_; }
+  int exit_code() const { return exit_code_; }
+  static constexpr int kExitParentLost = 3;  // its parent is gone: a fault, not a failure of this node
   void log(const std::string& line) const;
 
  private:
@@ -89,7 +92,7 @@ class RealNode : public Runtime {
   void heartbeat();
   void stop_when_flushed(std::chrono::steady_clock::time_point deadline);
   void record(const std::string& what);
-  void fail(const std::string& why);
+  void fail(const std::string& why, int exit_code = 1);
   void count_sent(NodeId to, std::size_t bytes);
   OutboundLink& link(NodeId to);
   void accept(boost::asio::ip::tcp::acceptor& from, boost::asio::ssl::context* tls);
@@ -124,6 +127,9 @@ class RealNode : public Runtime {
   DatagramAssembler datagrams_;
   std::size_t frame_limit_;
   std::string error_;
+  int exit_code_ = 0;
+  bool parent_written_ = false;  // a frame reached our parent's socket since the last heartbeat
+  int parent_misses_ = 0;        // heartbeats in a row with nothing written to the parent
 };
 
 }  // namespace geotrain::real

@@ -91,7 +91,7 @@ int run_role(const RealConfig& cfg, NodeId id) {
   write_file_atomically(dir + "/" + std::to_string(id) + ".json", report.dump(2) + "\n");
   if (!node.error().empty()) {
     std::fprintf(stderr, "error: node %d (%s): %s\n", id, spec.name.c_str(), node.error().c_str());
-    return 1;
+    return node.exit_code();
   }
   return 0;
 }

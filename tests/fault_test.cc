@@ -150,14 +150,13 @@ TEST(Faults, AGlobalServerLostWithoutACheckpointEndsTheJobPromptlyWithAPartialSu
   fs::remove_all(out);
 }
 
-// Multi-host: a worker dies for good; collect still writes the summary and lists it.
-TEST(Faults, CollectSummarisesAMultiHostRunWithALostWorker) {
-  const std::string dir = fresh_dir("collect-lost");
+// A multi-host deployment of the quickstart on loopback, one `geotrain real` per node.
+std::vector<pid_t> start_multi_host(const std::string& dir, int rounds) {
   fs::create_directories(dir);
-  std::ofstream(dir + "/secret") << "collect-lost-test-secret-0123456789\n";
+  std::ofstream(dir + "/secret") << "multi-host-fault-test-secret-0123456789\n";
   nlohmann::json cfg;
   cfg["scenario"] = source_path("scenarios/quickstart.json");
-  cfg["sets"] = small_sets(3000);  // no WAN emulation here: rounds are much faster
+  cfg["sets"] = small_sets(rounds);
   cfg["secret_file"] = dir + "/secret";
   cfg["out"] = dir + "/out";
   cfg["failure_timeout_s"] = 1;
@@ -167,10 +166,17 @@ TEST(Faults, CollectSummarisesAMultiHostRunWithALostWorker) {
   std::ofstream(dir + "/config.json") << cfg.dump(1);
   std::vector<pid_t> pids;
   for (int i = 0; i < 7; ++i)
-    pids.push_back(real::spawn_process(GEOTRAIN_BIN,
+    pids.push_back(real::spawn_process(testing::geotrain_bin(),
                                        {"real", "--role", std::to_string(i), "--config", dir + "/config.json"},
                                        dir + "/" + std::to_string(i) + ".log"));
   after_start(dir + "/out", 0.3);
+  return pids;
+}
+
+// Multi-host: a worker dies for good; collect still writes the summary and lists it.
+TEST(Faults, CollectSummarisesAMultiHostRunWithALostWorker) {
+  const std::string dir = fresh_dir("collect-lost");
+  const auto pids = start_multi_host(dir, 3000);  // no WAN emulation here: rounds are much faster
   kill(pids[3], SIGKILL);
   for (pid_t p : pids) waitpid(p, nullptr, 0);
   const auto r = run_geotrain("collect --config " + dir + "/config.json");
@@ -178,6 +184,25 @@ TEST(Faults, CollectSummarisesAMultiHostRunWithALostWorker) {
   const auto s = read_json(dir + "/out/summary.json");
   EXPECT_EQ(s["rounds"], 3000);
   EXPECT_TRUE(has_fault(s, "dc-a/worker1", "lost; no report")) << s["faults"].dump(1);
+  fs::remove_all(dir);
+}
+
+// Multi-host, no launcher to notice: without its global server (and no checkpoint to bring it back)
+// every other node gives up on its own, and collect writes a partial summary that says why.
+TEST(Faults, WithoutTheGlobalServerAMultiHostJobEndsAndCollectSaysWhy) {
+  const std::string dir = fresh_dir("mh-gs-lost");
+  const auto pids = start_multi_host(dir, 1000000);
+  kill(pids[0], SIGKILL);
+  const auto start = Clock::now();
+  for (pid_t p : pids) waitpid(p, nullptr, 0);
+  const double took = std::chrono::duration<double>(Clock::now() - start).count();
+  EXPECT_LT(took, 60) << "nodes must not wait forever for a global server that cannot come back";
+  const auto r = run_geotrain("collect --config " + dir + "/config.json");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("no report from the global server"), std::string::npos) << r.output;
+  const auto s = read_json(dir + "/out/summary.json");
+  EXPECT_GT(s["worker_steps"].get<int>(), 0);
+  EXPECT_TRUE(has_fault(s, "dc-a/local-server", "cannot reach global-server")) << s["faults"].dump(1);
   fs::remove_all(dir);
 }
 

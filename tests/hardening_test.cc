@@ -94,6 +94,9 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"dev_zero_topology", "sim " + kQuick + kOut + " --set topology=/dev/zero", 2, "not a regular file"},
         Case{"set_index_far_past_the_end", "sim " + kQuick + kOut + " --set topology.dcs.100000000.workers=1", 2,
              "expected an array index from 0 to 3"},
+        // Found by the JSON fuzz target: a '/' inside a key used to reach nlohmann as an array index.
+        Case{"set_slash_in_a_key", "sim " + kQuick + kOut + " --set 'network.x/99999999=1'", 2,
+             "unknown key \"x/99999999\""},
         Case{"set_index_into_nothing", "sim " + kQuick + kOut + " --set network.x.5000000=1", 2, "no array here"}),
     [](const auto& i) { return std::string(i.param.name); });
 
@@ -276,15 +279,6 @@ TEST(Report, ABadSummaryIsOneErrorLineAndNoPartialReport) {
   }
 }
 
-}  // namespace
-}  // namespace geotrain
-
-namespace geotrain {
-namespace {
-
-using namespace testing;
-namespace fs = std::filesystem;
-
 // A 7-node deployment config of the quickstart on loopback (or `host` for node 1).
 nlohmann::json deployment(const std::string& dir, const std::string& secret_file, const std::string& host1) {
   nlohmann::json cfg;
@@ -323,8 +317,8 @@ TEST(Deployment, ANodeWithTheWrongSecretSaysSoAndExits) {
   std::ofstream(d + "/wrong") << "fedcba9876543210fedcba9876543210\n";
   std::ofstream(d + "/right.json") << deployment(d, d + "/right", "127.0.0.1").dump(1);
   std::ofstream(d + "/wrong.json") << deployment(d, d + "/wrong", "127.0.0.1").dump(1);
-  const pid_t gs =
-      real::spawn_process(GEOTRAIN_BIN, {"real", "--role", "0", "--config", d + "/right.json"}, d + "/0.log");
+  const pid_t gs = real::spawn_process(testing::geotrain_bin(), {"real", "--role", "0", "--config", d + "/right.json"},
+                                       d + "/0.log");
   const auto start = std::chrono::steady_clock::now();
   const auto r = run_geotrain("real --role 2 --config " + d + "/wrong.json");
   const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -336,31 +330,6 @@ TEST(Deployment, ANodeWithTheWrongSecretSaysSoAndExits) {
       << r.output;
   EXPECT_LT(took, 30) << "the node kept retrying";
   fs::remove_all(d);
-}
-
-}  // namespace
-}  // namespace geotrain
-
-namespace geotrain {
-namespace {
-
-using namespace testing;
-namespace fs = std::filesystem;
-
-// Every process whose command line contains `needle` (NUL-separated arguments).
-std::vector<int> processes_with(const std::string& needle) {
-  std::vector<int> pids;
-  for (const auto& e : fs::directory_iterator("/proc")) {
-    const std::string name = e.path().filename().string();
-    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream in(e.path() / "cmdline");
-    const std::string cmd((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    std::ifstream st(e.path() / "stat");
-    std::string stat((std::istreambuf_iterator<char>(st)), std::istreambuf_iterator<char>());
-    const bool zombie = stat.find(") Z ") != std::string::npos;
-    if (!zombie && cmd.find(needle) != std::string::npos) pids.push_back(std::stoi(name));
-  }
-  return pids;
 }
 
 // Polls until no process matches `needle`, for up to `limit`; returns those left.
@@ -378,7 +347,7 @@ std::vector<int> wait_gone(const std::string& needle, std::chrono::seconds limit
 TEST(Orphans, NodesDieWithAKilledLauncher) {
   const std::string out = fresh_dir("orphan-launch");
   const pid_t launcher =
-      real::spawn_process(GEOTRAIN_BIN,
+      real::spawn_process(testing::geotrain_bin(),
                           {"launch", kQuick, "--out", out, "-q", "--set", R"(model={"kind":"softmax"})", "--set",
                            R"(dataset={"kind":"synthetic"})", "--set", "stop.rounds=1000000"},
                           "");
@@ -403,8 +372,8 @@ TEST(Orphans, PointsDieWithAKilledSweep) {
   const std::string d = scratch("orphan-sweep");
   write(d + "/sweep.json", R"({"name": "orphans", "base": ")" + kQuick +
                                R"(", "sets": ["stop.rounds=1000000"], "grid": {"batch_size": [16, 32]}})");
-  const pid_t sweep =
-      real::spawn_process(GEOTRAIN_BIN, {"sweep", d + "/sweep.json", "--out", d + "/o", "-j", "2", "-q"}, "");
+  const pid_t sweep = real::spawn_process(testing::geotrain_bin(),
+                                          {"sweep", d + "/sweep.json", "--out", d + "/o", "-j", "2", "-q"}, "");
   const std::string needle = d + "/o/runs/";
   for (int i = 0; i < 1500 && processes_with(needle).size() < 2; ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(20));

@@ -90,7 +90,7 @@ TEST(Netns, AnInterruptedLaunchRemovesItsNamespaces) {
   const std::string out = "/tmp/geotrain-test-netns-int-" + std::to_string(::getpid());
   std::filesystem::remove_all(out);
   const pid_t pid = real::spawn_process(
-      GEOTRAIN_BIN,
+      testing::geotrain_bin(),
       {"launch", testing::source_path("scenarios/quickstart.json"), "--out", out, "-q", "--netns", "--set",
        R"(model={"kind":"softmax"})", "--set", R"(dataset={"kind":"synthetic"})", "--set", "stop.rounds=100000"},
       out + ".log");

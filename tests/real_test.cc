@@ -277,7 +277,7 @@ TEST(RealMode, MultiHostRecipeRunsFromAConfigAndCollects) {
   std::ofstream(dir + "/config.json") << cfg.dump(1);
   std::string cmd = "(";
   for (int i = 0; i < 7; ++i)
-    cmd += std::string(GEOTRAIN_BIN) + " real --role " + std::to_string(i) + " --config " + dir + "/config.json > " +
+    cmd += testing::geotrain_bin() + " real --role " + std::to_string(i) + " --config " + dir + "/config.json > " +
            dir + "/" + std::to_string(i) + ".log 2>&1 & ";
   cmd += "wait)";
   ASSERT_EQ(std::system(cmd.c_str()), 0);

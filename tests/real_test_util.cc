@@ -52,17 +52,25 @@ bool wait_for_listener(asio::io_context& io, std::uint16_t port, std::chrono::se
   }
 }
 
-int node_pid(const std::string& config, int id) {
-  const std::string want =
-      std::string("real") + '\0' + "--role" + '\0' + std::to_string(id) + '\0' + "--config" + '\0' + config + '\0';
+std::vector<int> processes_with(const std::string& needle) {
+  std::vector<int> pids;
   for (const auto& e : std::filesystem::directory_iterator("/proc")) {
     const std::string name = e.path().filename().string();
     if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream in(e.path() / "cmdline");
+    std::ifstream in(e.path() / "cmdline"), st(e.path() / "stat");
     const std::string cmd((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (cmd.find(want) != std::string::npos) return std::stoi(name);
+    const std::string stat((std::istreambuf_iterator<char>(st)), std::istreambuf_iterator<char>());
+    if (stat.find(") Z ") == std::string::npos && cmd.find(needle) != std::string::npos)
+      pids.push_back(std::stoi(name));
   }
-  return -1;
+  return pids;
+}
+
+int node_pid(const std::string& config, int id) {
+  const std::string want =
+      std::string("real") + '\0' + "--role" + '\0' + std::to_string(id) + '\0' + "--config" + '\0' + config + '\0';
+  const std::vector<int> pids = processes_with(want);
+  return pids.empty() ? -1 : pids.front();
 }
 
 BackgroundLaunch::BackgroundLaunch(std::string out, const std::string& args)

@@ -26,6 +26,9 @@ void hit(boost::asio::io_context& io, std::uint16_t port, const std::vector<std:
 // start on a busy machine); false after `limit`.
 bool wait_for_listener(boost::asio::io_context& io, std::uint16_t port, std::chrono::seconds limit);
 
+// Every live (not zombie) process whose command line contains `needle`
+// (arguments separated by NUL bytes, as in /proc/PID/cmdline).
+std::vector<int> processes_with(const std::string& needle);
 // The pid of the `geotrain real --role id --config config` process, or -1.
 int node_pid(const std::string& config, int id);
 

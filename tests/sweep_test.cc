@@ -74,9 +74,10 @@ TEST(Sweep, InterruptedSweepResumesAndRunsEveryPointExactlyOnce) {
   const std::string sweep = write_sweep(dir, 1500);
   const std::string out = dir + "/out";
   // Start, wait until two points have finished, interrupt.
+  const std::string bin = testing::geotrain_bin();
   const pid_t pid = fork();
   if (pid == 0) {
-    execl(GEOTRAIN_BIN, GEOTRAIN_BIN, "sweep", sweep.c_str(), "--out", out.c_str(), "-j", "2", "-q", nullptr);
+    execl(bin.c_str(), bin.c_str(), "sweep", sweep.c_str(), "--out", out.c_str(), "-j", "2", "-q", nullptr);
     _exit(127);
   }
   auto finished = [&] {

@@ -4,12 +4,18 @@
 
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 
 namespace geotrain::testing {
 
+std::string geotrain_bin() {
+  const char* other = std::getenv("GEOTRAIN_TEST_BIN");
+  return other != nullptr && *other != 0 ? other : GEOTRAIN_BIN;
+}
+
 CommandResult run_geotrain(const std::string& args) {
   CommandResult r;
-  const std::string cmd = std::string(GEOTRAIN_BIN) + " " + args + " 2>&1";
+  const std::string cmd = geotrain_bin() + " " + args + " 2>&1";
   FILE* p = popen(cmd.c_str(), "r");
   if (p == nullptr) return r;
   std::array<char, 4096> buf;

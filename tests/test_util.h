@@ -29,6 +29,10 @@ struct CommandResult {
   std::string output;  // stdout and stderr
 };
 
+// The geotrain binary under test: this build's, unless GEOTRAIN_TEST_BIN names
+// another (e.g. an older build, to show a test fails without a fix).
+std::string geotrain_bin();
+
 CommandResult run_geotrain(const std::string& args);
 
 }  // namespace geotrain::testing

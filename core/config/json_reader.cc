@@ -57,7 +57,9 @@ void apply_set(nlohmann::json& j, const std::string& a) {
   nlohmann::json* at = &j;
   std::stringstream ss(path);
   for (std::string part; std::getline(ss, part, '.');) {
-    ptr += "/" + part;
+    // Escaped, so a '/' or '~' inside a key stays in that key (an unescaped "1/99999999"
+    // would reach nlohmann as an array index past every check below).
+    ptr += "/" + json_pointer_escape(part);
     if (at != nullptr && at->is_array()) {
       const bool digits =
           !part.empty() && part.size() < 10 && part.find_first_not_of("0123456789") == std::string::npos;

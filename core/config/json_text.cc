@@ -12,12 +12,6 @@ namespace {
 
 using json = nlohmann::json;
 
-std::string pointer_escape(const std::string& key) {
-  std::string out;
-  for (char c : key) out += c == '~' ? "~0" : c == '/' ? "~1" : std::string(1, c);
-  return out;
-}
-
 // A SAX handler that builds the tree with nlohmann's own DOM builder and checks,
 // on the way, depth and duplicate keys while it knows the path of each value.
 class StrictSax {
@@ -72,7 +66,7 @@ class StrictSax {
   std::string segment() {
     if (frames_.empty()) return "";
     Frame& f = frames_.back();
-    return f.object ? pointer_escape(f.key) : std::to_string(f.next++);
+    return f.object ? json_pointer_escape(f.key) : std::to_string(f.next++);
   }
   bool element() {
     segment();
@@ -88,7 +82,7 @@ class StrictSax {
   std::string path() const {
     std::string p;
     for (std::size_t i = 1; i < frames_.size(); ++i) p += "/" + frames_[i].segment;
-    if (!frames_.empty() && frames_.back().object) p += "/" + pointer_escape(frames_.back().key);
+    if (!frames_.empty() && frames_.back().object) p += "/" + json_pointer_escape(frames_.back().key);
     return p;
   }
 
@@ -99,6 +93,12 @@ class StrictSax {
 };
 
 }  // namespace
+
+std::string json_pointer_escape(const std::string& key) {
+  std::string out;
+  for (char c : key) out += c == '~' ? "~0" : c == '/' ? "~1" : std::string(1, c);
+  return out;
+}
 
 json parse_json_text(const std::string& text, const std::string& source) {
   json out;

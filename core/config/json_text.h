@@ -20,6 +20,9 @@ constexpr std::size_t kMaxJsonFileBytes = std::size_t(16) << 20;
 // excessive depth.
 nlohmann::json parse_json_text(const std::string& text, const std::string& source);
 
+// A key as one JSON Pointer token ('~' -> "~0", '/' -> "~1").
+std::string json_pointer_escape(const std::string& key);
+
 // Reads a whole regular file of at most `max_bytes`. Throws ConfigError naming it.
 std::string read_text_file(const std::string& path, std::size_t max_bytes = kMaxJsonFileBytes);
 
