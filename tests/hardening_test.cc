@@ -83,6 +83,10 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"lr_1e308", "sim " + kQuick + kOut + " --set optimizer.lr=1e308", 2, "/optimizer/lr"},
         Case{"tcp_buffer_4g", "sim " + kQuick + kOut + " --set network.tcp_buffer_bytes=4294967296", 2,
              "/network/tcp_buffer_bytes"},
+        Case{
+            "huge_synthetic_data",
+            "sim " + kQuick + kOut + " --set 'dataset={\"kind\":\"synthetic\",\"features\":100000,\"train\":10000000}'",
+            2, "/dataset: synthetic data of features x (train + test)"},
         Case{"huge_model", "sim " + kQuick + kOut + " --set 'model={\"kind\":\"mlp\",\"hidden\":[65536,65536]}'", 1,
              "parameters"}),
     [](const auto& i) { return std::string(i.param.name); });

@@ -1,5 +1,7 @@
 #include "core/config/scenario.h"
 
+#include <cmath>
+
 namespace geotrain {
 namespace {
 
@@ -48,6 +50,11 @@ void read_dataset(JsonReader r, DatasetSpec& d) {
     d.synthetic_train = int(r.integer("train", 2000, 1, 10'000'000));
     d.synthetic_test = int(r.integer("test", 500, 1, 10'000'000));
     d.noise = r.number("noise", 1.0, 0, 1e6);
+    // Generated in memory, as floats: refuse what would not fit rather than die in the allocator.
+    if (double(d.features) * double(d.synthetic_train + d.synthetic_test) > 5e8)
+      r.fail("", "synthetic data of features x (train + test) = " +
+                     std::to_string(std::llround(double(d.features) * (d.synthetic_train + d.synthetic_test) / 1e6)) +
+                     "M values: more than the 500M (2 GB) geotrain generates");
   } else {
     d.path =
         r.string("path", d.kind == "fashion-mnist" ? std::optional<std::string>("/usr/share/datasets/fashion-mnist")
