@@ -35,13 +35,15 @@ nlohmann::json summary_json(const RunResult& r) {
     dcs.push_back({{"name", d.name},
                    {"workers", d.workers},
                    {"compute_busy_fraction", d.compute_busy_fraction},
-                   {"blocked_fraction", d.blocked_fraction}});
+                   {"blocked_fraction", d.blocked_fraction},
+                   {"idle_fraction", d.idle_fraction()}});
   j["dcs"] = dcs;
   j["faults"] = json::array();
   for (const auto& f : r.faults) j["faults"].push_back({{"time_s", f.time_s}, {"node", f.node}, {"event", f.event}});
   j["network"] = r.network;
   j["scenario"] = r.scenario;
   j["error"] = r.error.empty() ? json(nullptr) : json(r.error);
+  j["drops"] = r.drops;  // null when the runtime does not count them
   return j;
 }
 

@@ -2,6 +2,7 @@
 // DIR/summary.json (schema: analysis/schemas/summary.schema.json) and
 // DIR/timeline.csv (one row per evaluation).
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -17,6 +18,10 @@ struct DcStats {
   int workers = 0;
   double compute_busy_fraction = 0;  // mean over the DC's workers of busy time / run time
   double blocked_fraction = 0;       // mean of (waiting for the round trip) / run time
+  // The rest: before the first step, after the job stopped a worker; busy + blocked + idle = 1.
+  double idle_fraction() const {
+    return workers == 0 ? 0.0 : std::max(0.0, 1.0 - compute_busy_fraction - blocked_fraction);
+  }
 };
 
 // Something that happened to a node during a run (real mode: failure detected,
@@ -47,6 +52,9 @@ struct RunResult {
   // diverged, nothing could happen any more, no round completed, a server lost.
   // A run with an error still writes its partial summary, and exits non-zero.
   std::string error;
+  // Packets lost in the network and TCP timeouts (sim only; null in real mode):
+  // {dropped_at_sending_hosts, dropped_at_switches, wan|lan: {loss_drops}, retransmission_timeouts}.
+  nlohmann::json drops;
 };
 
 nlohmann::json summary_json(const RunResult& r);

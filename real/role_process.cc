@@ -71,8 +71,9 @@ int run_role(const RealConfig& cfg, NodeId id) {
   report["events"] = nlohmann::json::array();
   for (const auto& e : node.events()) report["events"].push_back({{"time_s", e.time_s}, {"event", e.what}});
   if (const auto* w = dynamic_cast<const Worker*>(actor.get())) {
-    report["busy_s"] = to_seconds(w->stats().busy_ns);
-    report["blocked_s"] = to_seconds(w->stats().blocked_ns);
+    const WorkerStats st = w->stats_at(node.now());
+    report["busy_s"] = to_seconds(st.busy_ns);
+    report["blocked_s"] = to_seconds(st.blocked_ns);
     report["steps"] = w->stats().steps;
     report["round"] = w->round();
   }

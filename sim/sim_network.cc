@@ -11,6 +11,12 @@ namespace geotrain::sim {
 namespace {
 
 void count_bytes(std::uint64_t* counter, ns3::Ptr<const ns3::Packet> p) { *counter += p->GetSize(); }
+void count_packet(std::uint64_t* counter, ns3::Ptr<const ns3::Packet>) { ++*counter; }
+
+std::uint64_t queue_drops(const ns3::Ptr<ns3::NetDevice>& d) {
+  const auto p2p = ns3::DynamicCast<ns3::PointToPointNetDevice>(d);
+  return p2p ? p2p->GetQueue()->GetTotalDroppedPackets() : 0;
+}
 
 ns3::DataRate rate(double mbps) { return ns3::DataRate(std::uint64_t(mbps * 1e6)); }
 
@@ -86,6 +92,14 @@ SimNetwork::SimNetwork(const Scenario& sc, const Deployment& dep) {
   InternetStackHelper stack;
   stack.Install(hosts_);
   stack.Install(switches_);
+  // Without a queue disc, the traffic-control layer drops what it is handed
+  // while the device's queue is stopped (full): count those, per node kind.
+  for (std::uint32_t i = 0; i < hosts_.GetN(); ++i)
+    hosts_.Get(i)->GetObject<TrafficControlLayer>()->TraceConnectWithoutContext(
+        "Drop", MakeBoundCallback(&count_packet, &tc_drops_[0]));
+  for (std::uint32_t i = 0; i < switches_.GetN(); ++i)
+    switches_.Get(i)->GetObject<TrafficControlLayer>()->TraceConnectWithoutContext(
+        "Drop", MakeBoundCallback(&count_packet, &tc_drops_[1]));
 
   Ipv4AddressHelper addr;
   addr.SetBase("10.0.0.0", "255.255.255.252");
@@ -126,6 +140,8 @@ ns3::NetDeviceContainer SimNetwork::connect(ns3::Ptr<ns3::Node> a, ns3::Ptr<ns3:
       "ns3::DropTailQueue<Packet>", "MaxSize",
       QueueSizeValue(QueueSize(QueueSizeUnit::BYTES, std::uint32_t(std::min<std::uint64_t>(queue, 1u << 31)))));
   NetDeviceContainer devs = p2p.Install(a, b);
+  for (std::uint32_t i = 0; i < devs.GetN(); ++i)
+    devices_.push_back({devs.Get(i), wan, !wan && i == 0});  // host-switch links: device 0 is the host's
   *ifc = addr.Assign(devs);
   addr.NewNetwork();
   TrafficControlHelper().Uninstall(devs);  // plain drop-tail, not FqCoDel
@@ -138,9 +154,27 @@ ns3::NetDeviceContainer SimNetwork::connect(ns3::Ptr<ns3::Node> a, ns3::Ptr<ns3:
       em->SetAttribute("ErrorUnit", EnumValue(RateErrorModel::ERROR_UNIT_PACKET));
       em->AssignStreams(next_stream_++);
       devs.Get(i)->SetAttribute("ReceiveErrorModel", PointerValue(em));
+      devs.Get(i)->TraceConnectWithoutContext("PhyRxDrop", MakeBoundCallback(&count_packet, &loss_drops_[wan ? 1 : 0]));
     }
   }
   return devs;
+}
+
+nlohmann::json SimNetwork::drops() const {
+  std::uint64_t at_switches = tc_drops_[1];
+  for (const auto& d : devices_)
+    if (!d.at_host) at_switches += queue_drops(d.dev);
+  return {{"dropped_at_sending_hosts", drops_at_sending_hosts()},
+          {"dropped_at_switches", at_switches},
+          {"lan", {{"loss_drops", loss_drops_[0]}}},
+          {"wan", {{"loss_drops", loss_drops_[1]}}}};
+}
+
+std::uint64_t SimNetwork::drops_at_sending_hosts() const {
+  std::uint64_t n = tc_drops_[0];
+  for (const auto& d : devices_)
+    if (d.at_host) n += queue_drops(d.dev);
+  return n;
 }
 
 NodeId SimNetwork::node_of(ns3::Ipv4Address a) const {

@@ -35,10 +35,22 @@ class SimNetwork {
   // The TCP/link settings actually used (for summary.json).
   const nlohmann::json& settings() const { return settings_; }
   std::uint32_t mtu() const { return mtu_; }
+  // Packets lost so far: dropped by a full queue at a sending host (ns-3 has
+  // no backpressure from it to the socket, which Linux has) or at a DC switch,
+  // and, per link class, by the link's loss model. For summary.json.
+  nlohmann::json drops() const;
+  std::uint64_t drops_at_sending_hosts() const;
 
  private:
   ns3::NetDeviceContainer connect(ns3::Ptr<ns3::Node> a, ns3::Ptr<ns3::Node> b, const LinkSpec& l, bool wan,
                                   ns3::Ipv4AddressHelper& addr, ns3::Ipv4InterfaceContainer* ifc);
+  struct Device {
+    ns3::Ptr<ns3::NetDevice> dev;
+    bool wan, at_host;
+  };
+  std::vector<Device> devices_;
+  std::uint64_t loss_drops_[2] = {0, 0};  // [lan, wan]: packets the links' error models dropped
+  std::uint64_t tc_drops_[2] = {0, 0};    // [hosts, switches]: dropped while the device queue was full
   ns3::NodeContainer hosts_, switches_;
   std::vector<ns3::Ipv4Address> addresses_;
   NetCounters counters_;

@@ -33,8 +33,9 @@ std::vector<DcStats> dc_stats(const Scenario& sc, const Deployment& dep,
       if (n.role != Role::kWorker || n.dc != int(dc)) continue;
       const auto* w = dynamic_cast<const Worker*>(actors[n.id].get());
       ++s.workers;
-      s.compute_busy_fraction += run_s > 0 ? to_seconds(w->stats().busy_ns) / run_s : 0;
-      s.blocked_fraction += run_s > 0 ? to_seconds(w->stats().blocked_ns) / run_s : 0;
+      const WorkerStats st = w->stats_at(from_seconds(run_s));
+      s.compute_busy_fraction += run_s > 0 ? to_seconds(st.busy_ns) / run_s : 0;
+      s.blocked_fraction += run_s > 0 ? to_seconds(st.blocked_ns) / run_s : 0;
     }
     if (s.workers > 0) {
       s.compute_busy_fraction /= s.workers;
@@ -98,6 +99,13 @@ RunResult run_simulation(const Scenario& sc, const SimOptions& opt) {
     result.network = net.settings();
     result.scenario = sc.resolved;
     result.timeline = monitor.timeline();
+    result.drops = net.drops();
+    result.drops["retransmission_timeouts"] = transport.rtos();
+    if (const auto n = net.drops_at_sending_hosts(); n > 0 && opt.progress)
+      std::fprintf(stderr,
+                   "warning: %llu packets were dropped by full device queues at their sending hosts (ns-3 has no "
+                   "backpressure there, Linux has): round times may be pessimistic; see summary.json \"drops\"\n",
+                   static_cast<unsigned long long>(n));
     const bool time_limit = sc.stop.sim_time_s > 0 && result.sim_time_s >= sc.stop.sim_time_s;
     if (!monitor.failure().empty())
       result.error = monitor.failure();

@@ -77,6 +77,12 @@ void SimTransport::send(Message msg) {
   pump(c);
 }
 
+namespace {
+void count_rto(std::uint64_t* n, ns3::TcpSocketState::TcpCongState_t, ns3::TcpSocketState::TcpCongState_t now) {
+  if (now == ns3::TcpSocketState::CA_LOSS) ++*n;
+}
+}  // namespace
+
 SimTransport::TcpConn& SimTransport::connection(NodeId from, NodeId to) {
   using namespace ns3;
   auto& slot = conns_[{from, to}];
@@ -93,6 +99,9 @@ SimTransport::TcpConn& SimTransport::connection(NodeId from, NodeId to) {
   c.socket->SetConnectCallback(MakeCallback(&SimTransport::on_connected, this),
                                MakeCallback(&SimTransport::on_connect_failed, this));
   c.socket->SetSendCallback(MakeCallback(&SimTransport::on_send_space, this));
+  // Entering the Loss state is what a retransmission timeout does (fast
+  // retransmits go through Recovery instead): count them for summary.json.
+  c.socket->TraceConnectWithoutContext("CongState", MakeBoundCallback(&count_rto, &rtos_));
   c.socket->Connect(InetSocketAddress(net_.address(to), kTcpPort));
   return c;
 }

@@ -27,6 +27,8 @@ class SimTransport {
   SimTransport(SimNetwork& net, Deliver deliver);
   ~SimTransport();
   void send(Message msg);
+  // TCP retransmission timeouts so far, over every connection.
+  std::uint64_t rtos() const { return rtos_; }
 
  private:
   struct TcpConn;
@@ -51,6 +53,7 @@ class SimTransport {
   std::map<std::pair<std::uint32_t, std::uint16_t>, TcpConn*> by_local_;  // sender's (ip, port)
   std::vector<ns3::Ptr<ns3::Socket>> listeners_, udp_, accepted_;
   std::unordered_map<std::uint64_t, UdpPending> udp_pending_;
+  std::uint64_t rtos_ = 0;
   std::uint64_t next_udp_id_ = 1, seq_ = 0;
 };
 

@@ -134,6 +134,29 @@ TEST_P(ShippedTopology, RunsAFewRounds) {
   EXPECT_EQ(r.rounds, 3);
   EXPECT_EQ(r.worker_steps, 3 * sc.topology.total_workers());
   EXPECT_GT(r.bytes.wan_bytes, 0u);
+  EXPECT_EQ(r.drops["dropped_at_sending_hosts"], 0u) << r.drops.dump();
+}
+
+// A wait still open when the run stops counts: under synchronous rounds every
+// worker is either computing or waiting, so busy + blocked = 1 in every DC.
+TEST(RunStats, BusyBlockedAndIdleAddUpToOnePerDc) {
+  const RunResult r = sim::run_simulation(testing::small_scenario("hips"));
+  for (const auto& d : r.dcs) {
+    if (d.workers == 0) continue;
+    EXPECT_NEAR(d.compute_busy_fraction + d.blocked_fraction, 1.0, 1e-6) << d.name;
+    EXPECT_NEAR(d.compute_busy_fraction + d.blocked_fraction + d.idle_fraction(), 1.0, 1e-6) << d.name;
+  }
+}
+
+// The network's losses are counted: a 1% WAN loss at 1448-byte segments shows loss drops and timeouts.
+TEST(RunStats, DropsAndRetransmissionTimeoutsAreCounted) {
+  const RunResult calm = sim::run_simulation(testing::small_scenario("hips"));
+  EXPECT_EQ(calm.drops["wan"]["loss_drops"], 0u);
+  const RunResult lossy = sim::run_simulation(
+      testing::small_scenario("hips", {"topology.wan.default.loss=0.05", "network.segment_bytes=1448"}));
+  EXPECT_GT(lossy.drops["wan"]["loss_drops"].get<int>(), 0) << lossy.drops.dump();
+  EXPECT_GT(lossy.drops["retransmission_timeouts"].get<int>(), 0) << lossy.drops.dump();
+  EXPECT_EQ(lossy.drops["dropped_at_sending_hosts"], 0u) << lossy.drops.dump();
 }
 
 INSTANTIATE_TEST_SUITE_P(All, ShippedTopology, ::testing::Values("quickstart", "2dc", "4dc", "8dc-hetero", "16dc"),

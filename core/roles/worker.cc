@@ -11,6 +11,15 @@ Worker::Worker(Runtime& rt, const NodeSpec& spec, const RoleContext& ctx)
 
 void Worker::start() { begin_step(); }
 
+WorkerStats Worker::stats_at(TimeNs now) const {
+  WorkerStats s = stats_;
+  if (waiting_ack_ || waiting_params_)
+    s.blocked_ns += std::max<TimeNs>(0, now - push_time_);
+  else
+    s.busy_ns += std::max<TimeNs>(0, now - step_start_);
+  return s;
+}
+
 void Worker::rejoin() {
   push_time_ = rt_.now();
   waiting_params_ = true;

@@ -27,6 +27,9 @@ class Worker : public Actor {
   void rejoin() override;
   void on_message(const Message& msg) override;
   const WorkerStats& stats() const { return stats_; }
+  // The same, with the step or the wait still in progress at `now` counted up
+  // to `now` (a run that stops mid-wait must not lose that wait).
+  WorkerStats stats_at(TimeNs now) const;
   std::int64_t round() const { return round_; }  // the global round this worker is computing for
 
  private:
