@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace geotrain::sim {
 namespace {
@@ -93,13 +94,16 @@ SimNetwork::SimNetwork(const Scenario& sc, const Deployment& dep) {
   stack.Install(hosts_);
   stack.Install(switches_);
   // Without a queue disc, the traffic-control layer drops what it is handed
-  // while the device's queue is stopped (full): count those, per node kind.
-  for (std::uint32_t i = 0; i < hosts_.GetN(); ++i)
-    hosts_.Get(i)->GetObject<TrafficControlLayer>()->TraceConnectWithoutContext(
-        "Drop", MakeBoundCallback(&count_packet, &tc_drops_[0]));
-  for (std::uint32_t i = 0; i < switches_.GetN(); ++i)
-    switches_.Get(i)->GetObject<TrafficControlLayer>()->TraceConnectWithoutContext(
-        "Drop", MakeBoundCallback(&count_packet, &tc_drops_[1]));
+  // while the device's queue is stopped (full): count those, per node kind. A
+  // trace source that is not there would zero the counter silently: refuse.
+  auto count_tc_drops = [](const NodeContainer& nodes, std::uint64_t* counter) {
+    for (std::uint32_t i = 0; i < nodes.GetN(); ++i)
+      if (!nodes.Get(i)->GetObject<TrafficControlLayer>()->TraceConnectWithoutContext(
+              "TcDrop", MakeBoundCallback(&count_packet, counter)))
+        throw std::logic_error("ns-3's TrafficControlLayer has no TcDrop trace source");
+  };
+  count_tc_drops(hosts_, &tc_drops_[0]);
+  count_tc_drops(switches_, &tc_drops_[1]);
 
   Ipv4AddressHelper addr;
   addr.SetBase("10.0.0.0", "255.255.255.252");
