@@ -13,12 +13,13 @@ const char* to_string(MsgKind k) {
   return "?";
 }
 
-std::uint64_t dense_wire_bytes(const Payload* p) {
+std::uint64_t dense_wire_bytes(const ParamSet& blocks) {
   std::uint64_t n = kMessageHeaderBytes;
-  if (p == nullptr) return n;
-  for (const auto& b : p->blocks) n += kBlockHeaderBytes + 4ull * static_cast<std::uint64_t>(b.values.size());
+  for (const auto& b : blocks) n += kBlockHeaderBytes + 4ull * static_cast<std::uint64_t>(b.values.size());
   return n;
 }
+
+std::uint64_t dense_wire_bytes(const Payload* p) { return p ? dense_wire_bytes(p->blocks) : kMessageHeaderBytes; }
 
 Message make_message(MsgKind kind, NodeId from, NodeId to, std::int64_t round, std::shared_ptr<const Payload> payload) {
   Message m;

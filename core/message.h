@@ -49,6 +49,8 @@ constexpr std::uint64_t kBlockHeaderBytes = 8;
 
 // Wire size of a payload encoded densely as fp32 (the only codec so far).
 std::uint64_t dense_wire_bytes(const Payload* p);
+// The same for a message carrying `blocks` (e.g. the whole model).
+std::uint64_t dense_wire_bytes(const ParamSet& blocks);
 
 Message make_message(MsgKind kind, NodeId from, NodeId to, std::int64_t round,
                      std::shared_ptr<const Payload> payload = nullptr);

@@ -76,8 +76,6 @@ class FrameDecoder {
   // Raises or lowers the limit for frames whose header has not arrived yet
   // (an authenticated link gets the job's limit).
   void set_max_body(std::size_t n) { max_body_ = n; }
-  // Bytes of the current frame received so far (header and body).
-  std::size_t buffered() const { return have_header_ + got_; }
 
  private:
   std::size_t max_body_;

@@ -247,6 +247,11 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
     for (auto& [p, n] : running) kill(p, SIGTERM);
   };
   std::set<NodeId> workers_lost;
+  const auto lose_worker = [&](NodeId id) {
+    if (dep.nodes[id].role != Role::kWorker) return;
+    workers_lost.insert(id);
+    if (workers_lost.size() == dep.workers.size()) end_job("every worker was lost; the job cannot go on");
+  };
   while (!running.empty()) {
     int status = 0;
     const pid_t pid = waitpid(-1, &status, WNOHANG);
@@ -256,8 +261,7 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
       if (ending || (WIFEXITED(status) && WEXITSTATUS(status) == 0)) continue;
       if (WIFEXITED(status) && WEXITSTATUS(status) == RealNode::kExitParentLost) {  // orphaned by a lost parent
         launcher_events.push_back({id, unix_now_ns(), "left: its parent is gone; its log: " + log_of(id)});
-        if (dep.nodes[id].role == Role::kWorker) workers_lost.insert(id);
-        if (workers_lost.size() == dep.workers.size()) end_job("every worker was lost; the job cannot go on");
+        lose_worker(id);
         continue;
       }
       if (WIFEXITED(status)) {  // the node stopped itself with an error: the launch fails, its log says why
@@ -283,8 +287,7 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
                 "--checkpoint-every N keeps one, and --restart brings it back); the job cannot go on");
         continue;
       }
-      if (dep.nodes[id].role == Role::kWorker && !(injected && opt.fault.restart)) workers_lost.insert(id);
-      if (workers_lost.size() == dep.workers.size()) end_job("every worker was lost; the job cannot go on");
+      if (!(injected && opt.fault.restart)) lose_worker(id);
       continue;
     }
     const double elapsed = std::chrono::duration<double>(Clock::now() - t0).count();

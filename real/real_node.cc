@@ -27,7 +27,7 @@ constexpr std::size_t kMaxPendingLinks = 64;
 // The largest frame an authenticated peer may send: the configured limit, but
 // never more than twice a full-model message (no role sends more than the model).
 std::size_t frame_limit(const RealConfig& cfg, const TrainingJob& job) {
-  const std::uint64_t model_bytes = 4 * element_count(job.initial_params()) + 64 * job.initial_params().size();
+  const std::uint64_t model_bytes = dense_wire_bytes(job.initial_params());
   return std::size_t(std::min<std::uint64_t>(cfg.max_frame_bytes, 2 * model_bytes + (1 << 20)));
 }
 

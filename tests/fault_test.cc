@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <thread>
 
 #include "real/process.h"
@@ -60,18 +61,24 @@ void stall(const std::string& config, const std::vector<int>& ids, double stall_
   for (int p : pids) kill(p, SIGCONT);
 }
 
+// A launch of kRounds with a 1 s failure timeout; `act` runs 1.5 s after the job
+// started, given the deployment config. Returns the summary (null if the launch failed).
+nlohmann::json launch_and(const std::string& out, const std::function<void(const std::string& config)>& act) {
+  BackgroundLaunch job(out, " -q --timeout 200 --failure-timeout 1" + set_args(small_sets(kRounds)));
+  job.config();
+  after_start(out, 1.5);
+  act(out + "/launch/config.json");
+  const auto& r = job.finish();
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  return r.exit_code == 0 ? read_json(out + "/summary.json") : nlohmann::json();
+}
+
 class StalledNodes : public ::testing::TestWithParam<std::vector<int>> {};
 
 TEST_P(StalledNodes, AreDroppedThenCaughtUpAndTheirDcContributesAgain) {
   const std::string out = fresh_dir("stall");
-  BackgroundLaunch job(out, " -q --timeout 200 --failure-timeout 1" + set_args(small_sets(kRounds)));
-  const std::string config = out + "/launch/config.json";
-  job.config();
-  after_start(out, 1.5);
-  stall(config, GetParam(), 3);
-  const auto& r = job.finish();
-  ASSERT_EQ(r.exit_code, 0) << r.output;
-  const auto s = read_json(out + "/summary.json");
+  const auto s = launch_and(out, [&](const std::string& config) { stall(config, GetParam(), 3); });
+  ASSERT_FALSE(s.is_null());
   EXPECT_EQ(s["rounds"], kRounds);
   EXPECT_TRUE(has_fault(s, "global-server", "dc-a/local-server declared down")) << s["faults"].dump(1);
   EXPECT_TRUE(has_fault(s, "global-server", "dc-a/local-server is back")) << s["faults"].dump(1);
@@ -87,13 +94,8 @@ INSTANTIATE_TEST_SUITE_P(Faults, StalledNodes, ::testing::Values(std::vector<int
 
 TEST(Faults, AStalledWorkerRejoinsItsRound) {
   const std::string out = fresh_dir("stall-worker");
-  BackgroundLaunch job(out, " -q --timeout 200 --failure-timeout 1" + set_args(small_sets(kRounds)));
-  job.config();
-  after_start(out, 1.5);
-  stall(out + "/launch/config.json", {3}, 3);
-  const auto& r = job.finish();
-  ASSERT_EQ(r.exit_code, 0) << r.output;
-  const auto s = read_json(out + "/summary.json");
+  const auto s = launch_and(out, [](const std::string& config) { stall(config, {3}, 3); });
+  ASSERT_FALSE(s.is_null());
   EXPECT_EQ(s["rounds"], kRounds);
   EXPECT_TRUE(has_fault(s, "dc-a/local-server", "dc-a/worker1 is back")) << s["faults"].dump(1);
   EXPECT_GT(worker_steps(out)[1], kRounds / 2) << "the stalled worker never contributed again";
@@ -119,15 +121,12 @@ TEST(Faults, ARestartedLocalServerReadoptsItsWorkers) {
 // A crash the launcher did not cause (kill -9 from outside) is a fault: the job goes on.
 TEST(Faults, AWorkerKilledFromOutsideIsAFaultNotAnAbort) {
   const std::string out = fresh_dir("outside-kill");
-  BackgroundLaunch job(out, " -q --timeout 200 --failure-timeout 1" + set_args(small_sets(kRounds)));
-  job.config();
-  after_start(out, 1.5);
-  const int pid = node_pid(out + "/launch/config.json", 3);
-  ASSERT_GT(pid, 0);
-  kill(pid, SIGKILL);
-  const auto& r = job.finish();
-  ASSERT_EQ(r.exit_code, 0) << r.output;
-  const auto s = read_json(out + "/summary.json");
+  const auto s = launch_and(out, [](const std::string& config) {
+    const int pid = node_pid(config, 3);
+    ASSERT_GT(pid, 0);
+    kill(pid, SIGKILL);
+  });
+  ASSERT_FALSE(s.is_null());
   EXPECT_EQ(s["rounds"], kRounds);
   EXPECT_TRUE(has_fault(s, "dc-a/worker1", "crashed (signal 9")) << s["faults"].dump(1);
   EXPECT_TRUE(has_fault(s, "dc-a/local-server", "dc-a/worker1 declared down")) << s["faults"].dump(1);

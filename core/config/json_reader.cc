@@ -63,11 +63,12 @@ void apply_set(nlohmann::json& j, const std::string& a) {
     if (at != nullptr && at->is_array()) {
       const bool digits =
           !part.empty() && part.size() < 10 && part.find_first_not_of("0123456789") == std::string::npos;
-      if (!digits || std::stoul(part) > at->size())
+      const std::size_t index = digits ? std::stoul(part) : std::size_t(-1);
+      if (index > at->size())
         throw ConfigError("--set " + a, ptr,
                           "expected an array index from 0 to " + std::to_string(at->size()) +
                               " (the end, to append), got \"" + part + "\"");
-      at = std::stoul(part) < at->size() ? &(*at)[std::stoul(part)] : nullptr;
+      at = index < at->size() ? &(*at)[index] : nullptr;
     } else if (at != nullptr && at->is_object()) {
       at = at->contains(part) ? &(*at)[part] : nullptr;
     } else if (at != nullptr && !at->is_null()) {

@@ -62,18 +62,17 @@ class StrictSax {
     std::size_t next = 0;  // arrays: index of the next element
     std::set<std::string> keys;
   };
-  // The place of the value about to start, inside the current container.
-  std::string segment() {
-    if (frames_.empty()) return "";
-    Frame& f = frames_.back();
-    return f.object ? json_pointer_escape(f.key) : std::to_string(f.next++);
-  }
+  // A scalar value: in an array it takes the next index (its path is never needed).
   bool element() {
-    segment();
+    if (!frames_.empty() && !frames_.back().object) ++frames_.back().next;
     return true;
   }
   bool open(bool object) {
-    std::string seg = segment();
+    std::string seg;  // the new container's place inside the current one
+    if (!frames_.empty()) {
+      Frame& f = frames_.back();
+      seg = f.object ? json_pointer_escape(f.key) : std::to_string(f.next++);
+    }
     if (frames_.size() >= kMaxJsonDepth)
       throw ConfigError(source_, path(), "nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
     frames_.push_back({object, std::move(seg), "", 0, {}});

@@ -49,10 +49,10 @@ Topology read_topology(JsonReader& r) {
   JsonReader lan = r.object("lan");
   LinkSpec lan_default = read_link(lan, nullptr);
   lan.finish();
-  if (r.has("dcs") && r.raw("dcs").is_array() && r.raw("dcs").size() > std::size_t(kMaxDcs))
-    r.fail("dcs", "more than " + std::to_string(kMaxDcs) + " data centres (" + std::to_string(r.raw("dcs").size()) +
-                      "); the simulation's WAN mesh would not fit");
   auto dcs = r.objects("dcs");
+  if (dcs.size() > std::size_t(kMaxDcs))
+    r.fail("dcs", "more than " + std::to_string(kMaxDcs) + " data centres (" + std::to_string(dcs.size()) +
+                      "); the simulation's WAN mesh would not fit");
   if (dcs.empty()) r.fail("dcs", "expected at least one data centre");
   std::unordered_map<std::string, int> index;  // name -> DC: linear-time checks below
   long nodes = 1;
