@@ -100,11 +100,10 @@ RunResult run_simulation(const Scenario& sc, const SimOptions& opt) {
     result.scenario = sc.resolved;
     result.timeline = monitor.timeline();
     result.drops = net.drops();
-    result.drops["retransmission_timeouts"] = transport.rtos();
     if (const auto n = net.drops_at_sending_hosts(); n > 0 && opt.progress)
       std::fprintf(stderr,
-                   "warning: %llu packets were dropped by full device queues at their sending hosts (ns-3 has no "
-                   "backpressure there, Linux has): round times may be pessimistic; see summary.json \"drops\"\n",
+                   "warning: %llu packets were dropped at their sending hosts, whose queues should never drop "
+                   "(a bug in geotrain's simulated network: please report it); see summary.json \"drops\"\n",
                    static_cast<unsigned long long>(n));
     const bool time_limit = sc.stop.sim_time_s > 0 && result.sim_time_s >= sc.stop.sim_time_s;
     if (!monitor.failure().empty())

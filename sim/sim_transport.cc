@@ -4,6 +4,8 @@
 
 #include <stdexcept>
 
+#include "sim/link_sizing.h"
+
 namespace geotrain::sim {
 namespace {
 
@@ -30,7 +32,11 @@ class FragmentTag : public ns3::Tag {
 }  // namespace
 
 struct SimTransport::TcpConn {
+  SimNetwork* net = nullptr;
+  const PathInfo* path = nullptr;  // SimNetwork keeps it
   ns3::Ptr<ns3::Socket> socket;
+  bool sent_any = false;
+  ns3::SequenceNumber32 sent_end;  // one past the highest byte sent so far
   bool connected = false;
   std::multimap<std::pair<int, std::uint64_t>, Message> queued;  // by (-priority, seq)
   std::uint64_t unwritten = 0;                                   // bytes of the current message not yet handed to TCP
@@ -77,11 +83,30 @@ void SimTransport::send(Message msg) {
   pump(c);
 }
 
-namespace {
-void count_rto(std::uint64_t* n, ns3::TcpSocketState::TcpCongState_t, ns3::TcpSocketState::TcpCongState_t now) {
-  if (now == ns3::TcpSocketState::CA_LOSS) ++*n;
+// Entering the Loss state is what a retransmission timeout does (fast
+// retransmits go through Recovery instead).
+void SimTransport::on_cong_state(TcpConn* c, ns3::TcpSocketState::TcpCongState_t,
+                                 ns3::TcpSocketState::TcpCongState_t now) {
+  if (now == ns3::TcpSocketState::CA_LOSS) c->net->count_rto(*c->path);
 }
-}  // namespace
+
+// A segment that starts below the highest byte already sent is (partly) a retransmission.
+void SimTransport::on_tcp_tx(TcpConn* c, ns3::Ptr<const ns3::Packet> p, const ns3::TcpHeader& h,
+                             ns3::Ptr<const ns3::TcpSocketBase>) {
+  const std::uint32_t size = p->GetSize();
+  if (size == 0) return;
+  const ns3::SequenceNumber32 begin = h.GetSequenceNumber(), end = begin + size;
+  if (!c->sent_any) {
+    c->sent_any = true;
+    c->sent_end = end;
+    return;
+  }
+  if (begin < c->sent_end) {
+    const std::uint32_t again = end <= c->sent_end ? size : std::uint32_t(c->sent_end - begin);
+    c->net->count_retransmitted(*c->path, again);
+  }
+  if (end > c->sent_end) c->sent_end = end;
+}
 
 SimTransport::TcpConn& SimTransport::connection(NodeId from, NodeId to) {
   using namespace ns3;
@@ -89,7 +114,12 @@ SimTransport::TcpConn& SimTransport::connection(NodeId from, NodeId to) {
   if (slot) return *slot;
   slot = std::make_unique<TcpConn>();
   TcpConn& c = *slot;
+  c.net = &net_;
+  c.path = &net_.path(from, to);
   c.socket = Socket::CreateSocket(net_.host(from), TcpSocketFactory::GetTypeId());
+  c.socket->SetAttribute("SegmentSize", UintegerValue(c.path->segment_bytes));
+  c.socket->SetAttribute("InitialCwnd", UintegerValue(net_.initial_cwnd_segments(c.path->segment_bytes)));
+  c.socket->SetAttribute("SndBufSize", UintegerValue(c.path->send_buffer));
   c.socket->Bind(InetSocketAddress(net_.address(from), 0));
   Address local;
   c.socket->GetSockName(local);
@@ -99,9 +129,8 @@ SimTransport::TcpConn& SimTransport::connection(NodeId from, NodeId to) {
   c.socket->SetConnectCallback(MakeCallback(&SimTransport::on_connected, this),
                                MakeCallback(&SimTransport::on_connect_failed, this));
   c.socket->SetSendCallback(MakeCallback(&SimTransport::on_send_space, this));
-  // Entering the Loss state is what a retransmission timeout does (fast
-  // retransmits go through Recovery instead): count them for summary.json.
-  c.socket->TraceConnectWithoutContext("CongState", MakeBoundCallback(&count_rto, &rtos_));
+  c.socket->TraceConnectWithoutContext("CongState", MakeBoundCallback(&SimTransport::on_cong_state, &c));
+  c.socket->TraceConnectWithoutContext("Tx", MakeBoundCallback(&SimTransport::on_tcp_tx, &c));
   c.socket->Connect(InetSocketAddress(net_.address(to), kTcpPort));
   return c;
 }
@@ -145,6 +174,9 @@ void SimTransport::on_accept(ns3::Ptr<ns3::Socket> s, const ns3::Address& from) 
   auto it = by_local_.find({fa.GetIpv4().Get(), fa.GetPort()});
   if (it == by_local_.end()) throw std::logic_error("simulated TCP accept from an unknown sender");
   by_socket_[ns3::PeekPointer(s)] = it->second;
+  // The receiver ACKs every n-th segment of its sender's size (the listener's
+  // default was for segment_bytes).
+  s->SetAttribute("DelAckCount", ns3::UintegerValue(SimNetwork::delayed_ack_count(it->second->path->segment_bytes)));
   accepted_.push_back(s);
   s->SetRecvCallback(ns3::MakeCallback(&SimTransport::on_tcp_recv, this));
 }
@@ -166,7 +198,7 @@ void SimTransport::on_tcp_recv(ns3::Ptr<ns3::Socket> s) {
 
 void SimTransport::send_udp(Message msg) {
   using namespace ns3;
-  const std::uint32_t max_payload = net_.mtu() - kUdpHeaders;
+  const std::uint32_t max_payload = net_.path(msg.from, msg.to).segment_bytes + kSegmentHeaderBytes - kUdpHeaders;
   const std::uint64_t id = next_udp_id_++;
   const std::uint32_t frags = std::uint32_t((msg.wire_bytes + max_payload - 1) / max_payload);
   const NodeId from = msg.from, to = msg.to;

@@ -1,8 +1,10 @@
 // Carries core Messages over the simulated network. Reliable channel: one ns-3
-// TCP connection per ordered node pair, opened on first use; messages are
+// TCP connection per ordered node pair, opened on first use with the segment
+// size, initial window and delayed-ACK count SimNetwork chose for its path;
+// retransmitted bytes and timeouts are reported to SimNetwork. Messages are
 // written back to back (the highest-priority queued message goes next) and the
 // receiver cuts the byte stream at the recorded message sizes. Best-effort
-// channel: UDP datagrams of at most the MTU; a message is delivered when all its
+// channel: UDP datagrams of at most the path's segment size; a message is delivered when all its
 // datagrams arrive and is lost otherwise. Payloads are never serialised: the
 // network carries `wire_bytes` of zeros and the Message object travels beside.
 #pragma once
@@ -27,8 +29,6 @@ class SimTransport {
   SimTransport(SimNetwork& net, Deliver deliver);
   ~SimTransport();
   void send(Message msg);
-  // TCP retransmission timeouts so far, over every connection.
-  std::uint64_t rtos() const { return rtos_; }
 
  private:
   struct TcpConn;
@@ -45,6 +45,9 @@ class SimTransport {
   void on_tcp_recv(ns3::Ptr<ns3::Socket> s);
   void on_udp_recv(ns3::Ptr<ns3::Socket> s);
   void send_udp(Message msg);
+  static void on_tcp_tx(TcpConn* c, ns3::Ptr<const ns3::Packet> p, const ns3::TcpHeader& h,
+                        ns3::Ptr<const ns3::TcpSocketBase>);
+  static void on_cong_state(TcpConn* c, ns3::TcpSocketState::TcpCongState_t, ns3::TcpSocketState::TcpCongState_t now);
 
   SimNetwork& net_;
   Deliver deliver_;
@@ -53,7 +56,6 @@ class SimTransport {
   std::map<std::pair<std::uint32_t, std::uint16_t>, TcpConn*> by_local_;  // sender's (ip, port)
   std::vector<ns3::Ptr<ns3::Socket>> listeners_, udp_, accepted_;
   std::unordered_map<std::uint64_t, UdpPending> udp_pending_;
-  std::uint64_t rtos_ = 0;
   std::uint64_t next_udp_id_ = 1, seq_ = 0;
 };
 

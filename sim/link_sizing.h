@@ -1,0 +1,25 @@
+// How big a link's packets and queue may be: the rules that keep a simulation
+// with super-segments faithful to one with real packets.
+//
+// Segments: the largest segment a TCP connection may use across a link takes
+// at most max(1 ms, latency / 4) to serialise at the slowest bandwidth the link
+// ever has (its trace included), so at least 8 segments fill the link's
+// bandwidth-delay product and a window is never a handful of segments; and at
+// most min_rto / 8, so one segment's serialisation never fires a retransmission
+// timer. Never below one real packet's 1448 bytes.
+//
+// Queues (at DC switches; hosts never drop, see SimNetwork): the link's
+// bandwidth-delay product at its current bandwidth (2 x latency), at least
+// min(1 MiB, 100 ms of sending) and two of the largest packets that cross it.
+#pragma once
+#include <cstdint>
+
+namespace geotrain::sim {
+
+constexpr std::uint32_t kRealSegmentBytes = 1448;   // a 1500-byte IP packet's TCP payload (with timestamps)
+constexpr std::uint32_t kSegmentHeaderBytes = 100;  // IP + TCP + options, on top of a segment: the link MTU
+
+std::uint32_t segment_cap_bytes(double slowest_mbps, double latency_ms, double min_rto_ms);
+std::uint64_t queue_limit_bytes(double mbps, double latency_ms, std::uint32_t largest_packet_bytes);
+
+}  // namespace geotrain::sim
