@@ -11,6 +11,7 @@
 #include "core/atomic_file.h"
 #include "core/config/scenario.h"
 #include "core/deployment.h"
+#include "core/policies/policy_registry.h"
 #include "core/results.h"
 #include "real/real_config.h"
 #include "sim/sim_runner.h"
@@ -126,8 +127,18 @@ void add_list(CLI::App& app) {
         "architectures:\n"
         "  hips      two tiers: workers -> DC local server -> global server (only local servers cross the WAN)\n"
         "  flat      every worker talks to the global server across the WAN (MXNet-style baseline)\n"
-        "policies:\n"
-        "  fsa       fully synchronous: workers are acked only after the global round completes\n"
+        "policies (policy.kind, its parameters; core/policies/):\n");
+    for (const auto& p : policy_registry()) {
+      std::string names = p.name;
+      for (const auto& a : p.aliases) names += " (alias " + a + ")";
+      std::string archs;
+      for (const auto& a : p.architectures) archs += (archs.empty() ? "" : ", ") + a;
+      std::printf("  %-16s %s [%s]\n", names.c_str(), p.description.c_str(), archs.c_str());
+      for (const auto& q : p.params)
+        std::printf("      %-12s %s (default %g, %g to %g)\n", q.name.c_str(), q.help.c_str(), q.default_value, q.min,
+                    q.max);
+    }
+    std::printf(
         "models:\n"
         "  mlp       multi-layer perceptron, ReLU hidden layers (model.hidden), softmax output\n"
         "  softmax   multinomial logistic regression\n"

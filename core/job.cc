@@ -6,6 +6,7 @@
 #include "core/data/idx_reader.h"
 #include "core/data/synthetic.h"
 #include "core/models/mlp.h"
+#include "core/policies/policy_registry.h"
 #include "core/roles/global_server.h"
 #include "core/roles/local_server.h"
 #include "core/roles/worker.h"
@@ -72,6 +73,7 @@ std::unique_ptr<Actor> TrainingJob::make_actor(NodeId id, Runtime& rt, RunMonito
   ctx.batch_size = sc_.batch_size;
   ctx.monitor = monitor;
   ctx.tracer = tracer;
+  ctx.policy = find_policy(sc_.policy)->make(sc_.policy_params);
   ctx.checkpoints = checkpoints;
   ctx.checkpoint_every = checkpoint_every;
   const NodeSpec& n = dep_.nodes.at(id);

@@ -1,6 +1,9 @@
 #include "core/config/scenario.h"
 
+#include <algorithm>
 #include <cmath>
+
+#include "core/policies/policy_registry.h"
 
 namespace geotrain {
 namespace {
@@ -137,8 +140,21 @@ Scenario read_scenario(nlohmann::json j, const std::string& path, const std::vec
   sc.architecture = r.string("architecture", "hips", {"hips", "flat"});
   {
     JsonReader p = r.object_or_empty("policy");
-    sc.policy = p.string("kind", "fsa", {"fsa"});
+    const PolicyInfo* info = find_policy(p.string("kind", "bsp", policy_kinds()));
+    sc.policy = info->name;
+    for (const auto& ps : info->params)
+      sc.policy_params[ps.name] =
+          ps.integer
+              ? double(p.integer(ps.name, std::int64_t(ps.default_value), std::int64_t(ps.min), std::int64_t(ps.max)))
+              : p.number(ps.name, ps.default_value, ps.min, ps.max);
     p.finish();
+    if (std::find(info->architectures.begin(), info->architectures.end(), sc.architecture) ==
+        info->architectures.end()) {
+      std::string archs;
+      for (const auto& a : info->architectures) archs += (archs.empty() ? "" : ", ") + a;
+      p.fail("kind",
+             "policy \"" + info->name + "\" runs under architecture " + archs + ", not \"" + sc.architecture + "\"");
+    }
   }
   read_optimizer(r.object("optimizer"), sc.optimizer);
   sc.batch_size = int(r.integer("batch_size", 32, 1, 1 << 20));

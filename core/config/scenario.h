@@ -4,6 +4,7 @@
 // full resolved scenario (topology inlined) for the run's summary.
 #pragma once
 #include <cstdint>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -66,8 +67,9 @@ struct Scenario {
   ModelSpec model;
   DatasetSpec dataset;
   PartitionSpec partition;
-  std::string architecture = "hips";  // hips | flat
-  std::string policy = "fsa";
+  std::string architecture = "hips";            // hips | flat
+  std::string policy = "bsp";                   // a name in core/policies/policy_registry.h
+  std::map<std::string, double> policy_params;  // every parameter of the policy, defaults filled in
   OptimizerSpec optimizer;
   int batch_size = 32;
   StopSpec stop;

@@ -23,7 +23,8 @@ bool Aggregator::drop(NodeId m) {
 }
 
 bool Aggregator::complete() const {
-  return !pushed_.empty() && std::includes(pushed_.begin(), pushed_.end(), live_.begin(), live_.end());
+  return policy_.round_complete(
+      {pushed_.size(), live_.size(), std::includes(pushed_.begin(), pushed_.end(), live_.begin(), live_.end())});
 }
 
 std::shared_ptr<Payload> Aggregator::take(std::vector<NodeId>* contributors) {

@@ -1,23 +1,23 @@
 // Sums the pushes of one round from a known membership. Shared by the local and
-// global servers: "wait for every live member" is policy state, not transport.
+// global servers; when a round is complete is its SyncPolicy's decision.
 // A member reported down is no longer waited for; one that comes back is waited
 // for again, and so is one that pushes (a push is proof of life). A member's
 // second push in one round is ignored.
 //
-// Invariant: the open round is complete when at least one member pushed and
-// every live member has pushed.
 #pragma once
 #include <memory>
 #include <set>
 #include <vector>
 
 #include "core/message.h"
+#include "core/policies/sync_policy.h"
 
 namespace geotrain {
 
 class Aggregator {
  public:
-  explicit Aggregator(const std::vector<NodeId>& members) : live_(members.begin(), members.end()) {}
+  Aggregator(const std::vector<NodeId>& members, const SyncPolicy& policy)
+      : policy_(policy), live_(members.begin(), members.end()) {}
   // Adds `from`'s push; returns true when the open round is complete.
   bool add(NodeId from, const Payload& p);
   // `m` is down; returns true if that completes the open round.
@@ -29,6 +29,7 @@ class Aggregator {
 
  private:
   bool complete() const;
+  const SyncPolicy& policy_;
   std::set<NodeId> live_, pushed_;
   std::shared_ptr<Payload> sum_;
 };

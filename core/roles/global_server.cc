@@ -6,7 +6,12 @@
 namespace geotrain {
 
 GlobalServer::GlobalServer(Runtime& rt, const NodeSpec& spec, const RoleContext& ctx)
-    : rt_(rt), spec_(spec), ctx_(ctx), agg_(spec.children), opt_(make_optimizer(ctx.optimizer)), params_(*ctx.initial) {
+    : rt_(rt),
+      spec_(spec),
+      ctx_(ctx),
+      agg_(spec.children, *ctx.policy),
+      opt_(make_optimizer(ctx.optimizer)),
+      params_(*ctx.initial) {
   publish();
 }
 
@@ -22,8 +27,11 @@ void GlobalServer::on_message(const Message& msg) {
     case MsgKind::kPush:
       // A push for a round already applied without it: the sender was stalled or
       // cut off. Tell it where the job is, so it catches up instead of waiting forever.
-      if (msg.round < rounds_) tell_round(msg.from);
-      if (msg.round == rounds_ && agg_.add(msg.from, *msg.payload)) apply_round();
+      if (!ctx_.policy->accepts(msg.round, rounds_)) {
+        if (msg.round < rounds_) tell_round(msg.from);
+        break;
+      }
+      if (agg_.add(msg.from, *msg.payload)) apply_round();
       break;
     case MsgKind::kPullRequest:
       if (!agg_.is_live(msg.from)) agg_.readmit(msg.from);

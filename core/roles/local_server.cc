@@ -3,7 +3,7 @@
 namespace geotrain {
 
 LocalServer::LocalServer(Runtime& rt, const NodeSpec& spec, const RoleContext& ctx)
-    : rt_(rt), spec_(spec), ctx_(ctx), agg_(spec.children) {
+    : rt_(rt), spec_(spec), ctx_(ctx), agg_(spec.children, *ctx.policy) {
   auto p = std::make_shared<Payload>();
   p->blocks = *ctx.initial;
   params_ = std::move(p);
@@ -51,9 +51,12 @@ void LocalServer::resync(std::int64_t server_round) {
 
 void LocalServer::on_message(const Message& msg) {
   switch (msg.kind) {
-    case MsgKind::kPush:                                  // from a worker
-      if (msg.round < collecting_) tell_round(msg.from);  // a round closed without it: it was stalled
-      if (msg.round == collecting_ && agg_.add(msg.from, *msg.payload)) push_upstream();
+    case MsgKind::kPush:  // from a worker
+      if (!ctx_.policy->accepts(msg.round, collecting_)) {
+        if (msg.round < collecting_) tell_round(msg.from);  // a round closed without it: it was stalled
+        break;
+      }
+      if (agg_.add(msg.from, *msg.payload)) push_upstream();
       break;
     case MsgKind::kPushAck:  // from the global server: the global round is done
       if (msg.round != inflight_round_ || !inflight_) break;

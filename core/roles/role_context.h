@@ -1,10 +1,12 @@
 // What every role of one job shares (read-only) besides its Runtime: the model,
 // the data, the optimiser settings, and optional observers.
 #pragma once
+#include <memory>
 #include <vector>
 
 #include "core/config/scenario.h"
 #include "core/models/model.h"
+#include "core/policies/sync_policy.h"
 #include "core/trace.h"
 
 namespace geotrain {
@@ -19,8 +21,9 @@ struct RoleContext {
   const ParamSet* initial = nullptr;                      // identical start on every node
   OptimizerSpec optimizer;
   int batch_size = 32;
-  RunMonitor* monitor = nullptr;  // global server only; may be null in real-mode non-GS processes
-  Tracer* tracer = nullptr;       // may be null
+  RunMonitor* monitor = nullptr;             // global server only; may be null in real-mode non-GS processes
+  Tracer* tracer = nullptr;                  // may be null
+  std::shared_ptr<const SyncPolicy> policy;  // this role's own instance
   // Global server only, may be null: where to persist, and how often to snapshot.
   CheckpointStore* checkpoints = nullptr;
   std::int64_t checkpoint_every = 0;

@@ -58,14 +58,38 @@ void Worker::finish_step() {
   ++stats_.steps;
   if (ctx_.tracer) ctx_.tracer->record(rt_.now(), spec_.id, TraceKind::kStepDone, round_);
   push_time_ = rt_.now();
+  if (!ctx_.policy->waits_for_model()) {  // push and step on; a newer model is installed when it comes
+    if (backlog_) {  // the last push is not acknowledged yet: add to the next one instead of queueing
+      add_scaled(backlog_->blocks, update_->blocks);
+      backlog_->loss_sum += update_->loss_sum;
+      backlog_->contributors += update_->contributors;
+    } else {
+      backlog_ = std::move(update_);
+    }
+    if (!push_in_flight_) send_backlog();
+    begin_step();
+    return;
+  }
   pushed_ = std::move(update_);
   waiting_ack_ = true;
   rt_.send(make_message(MsgKind::kPush, spec_.id, spec_.parent, round_, pushed_));
 }
 
+void Worker::send_backlog() {
+  push_in_flight_ = true;
+  rt_.send(make_message(MsgKind::kPush, spec_.id, spec_.parent, round_, std::move(backlog_)));
+}
+
 void Worker::on_message(const Message& msg) {
   switch (msg.kind) {
     case MsgKind::kPushAck:
+      if (!ctx_.policy->waits_for_model()) {  // the server has a newer model: fetch it, once at a time
+        push_in_flight_ = false;
+        if (backlog_) send_backlog();
+        if (!pulling_) rt_.send(make_message(MsgKind::kPullRequest, spec_.id, spec_.parent, round_));
+        pulling_ = true;
+        break;
+      }
       if (msg.round != round_ || !waiting_ack_) break;
       waiting_ack_ = false;
       waiting_params_ = true;
@@ -74,6 +98,12 @@ void Worker::on_message(const Message& msg) {
       rt_.send(make_message(MsgKind::kPullRequest, spec_.id, spec_.parent, round_));
       break;
     case MsgKind::kPullResponse:
+      if (pulling_) {  // not waiting: install it for the next step
+        pulling_ = false;
+        params_ = msg.payload->blocks;
+        round_ = msg.round;
+        break;
+      }
       if (!waiting_params_) break;
       waiting_params_ = false;
       params_ = msg.payload->blocks;

@@ -1,7 +1,10 @@
 // A worker: computes a step on its shard with the parameters it holds, pushes
 // the update to its parent (local server, or the global server in flat), waits
 // for the push ack, pulls, installs the parameters (and the round number the
-// server is collecting), repeats. Tracks how long it computed (busy) and how
+// server is collecting), repeats. If its SyncPolicy does not wait for the
+// model, it steps on after each push (updates made while a push is in flight
+// are summed into the next one) and an ack makes it pull the newer model,
+// installed for the step after it arrives. Tracks how long it computed (busy) and how
 // long it waited for the round trip (blocked). rejoin() (a restarted process)
 // pulls the current model before its first step. A kControl from its parent
 // (a restarted global server, in flat) re-sends an unacknowledged push.
@@ -36,6 +39,7 @@ class Worker : public Actor {
   void begin_step();
   void compute_update();  // the real maths of one step
   void finish_step();
+  void send_backlog();
   const std::vector<int>& next_batch();
 
   Runtime& rt_;
@@ -46,6 +50,11 @@ class Worker : public Actor {
   std::shared_ptr<const Payload> pushed_;  // last push, until acknowledged
   bool waiting_ack_ = false;
   bool waiting_params_ = false;
+  // Policies that do not wait: a pull under way, a push not yet acknowledged,
+  // and the updates made meanwhile, summed into the next push (at most one push
+  // per worker is ever in flight, however far compute outpaces the network).
+  bool pulling_ = false, push_in_flight_ = false;
+  std::shared_ptr<Payload> backlog_;
   std::int64_t round_ = 0;
   std::vector<int> order_, batch_;
   std::size_t cursor_ = 0;

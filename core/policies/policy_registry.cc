@@ -1,0 +1,34 @@
+#include "core/policies/policy_registry.h"
+
+#include "core/policies/asp.h"
+#include "core/policies/bsp.h"
+
+namespace geotrain {
+
+const std::vector<PolicyInfo>& policy_registry() {
+  static const std::vector<PolicyInfo> registry = {
+      bsp_policy(),
+      asp_policy(),
+  };
+  return registry;
+}
+
+const PolicyInfo* find_policy(const std::string& name) {
+  for (const auto& p : policy_registry()) {
+    if (p.name == name) return &p;
+    for (const auto& a : p.aliases)
+      if (a == name) return &p;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> policy_kinds() {
+  std::vector<std::string> out;
+  for (const auto& p : policy_registry()) {
+    out.push_back(p.name);
+    out.insert(out.end(), p.aliases.begin(), p.aliases.end());
+  }
+  return out;
+}
+
+}  // namespace geotrain

@@ -1,0 +1,42 @@
+// The one registry of synchronisation policies: each registers its name (and
+// aliases), a one-line description, its parameters with defaults, ranges and
+// help, the architectures it runs under, and a factory. The scenario loader
+// validates `policy` through it, `geotrain list` prints it, and a test holds
+// scenarios/scenario.schema.json to it. A new policy is one file under
+// core/policies/ plus one line in policy_registry.cc.
+#pragma once
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/policies/sync_policy.h"
+
+namespace geotrain {
+
+struct PolicyParamSpec {
+  std::string name;
+  double default_value = 0, min = 0, max = 0;
+  bool integer = false;
+  std::string help;
+};
+
+using PolicyParams = std::map<std::string, double>;  // every parameter, defaults filled in
+
+struct PolicyInfo {
+  std::string name;
+  std::vector<std::string> aliases;
+  std::string description;
+  std::vector<PolicyParamSpec> params;
+  std::vector<std::string> architectures;  // where it makes sense
+  std::function<std::unique_ptr<SyncPolicy>(const PolicyParams&)> make;
+};
+
+const std::vector<PolicyInfo>& policy_registry();
+// By name or alias; null when unknown.
+const PolicyInfo* find_policy(const std::string& name);
+// Every accepted `kind`: names and aliases.
+std::vector<std::string> policy_kinds();
+
+}  // namespace geotrain

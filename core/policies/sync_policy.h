@@ -1,0 +1,34 @@
+// What a synchronisation policy decides. The roles keep the mechanism, written
+// once (push, ack, pull, resync on the child side; membership, summing and
+// serving pulls on the server side) and ask their SyncPolicy at each decision
+// point, the way ns-3's TcpSocketBase asks its TcpCongestionOps. No role ever
+// looks at a policy's name. One instance per role instance.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+namespace geotrain {
+
+// A server's open round, as its policy sees it.
+struct RoundView {
+  std::size_t pushed = 0;        // members that pushed into the open round
+  std::size_t live = 0;          // members not reported down
+  bool all_live_pushed = false;  // every live member is among those that pushed
+};
+
+class SyncPolicy {
+ public:
+  virtual ~SyncPolicy() = default;
+  // Server: does a push made against `push_round` count, the server being at
+  // `server_round`? A push that does not count and is behind the server tells
+  // its sender where the job is (it was stalled or cut off).
+  virtual bool accepts(std::int64_t push_round, std::int64_t server_round) const = 0;
+  // Server: is the open round complete?
+  virtual bool round_complete(const RoundView& r) const = 0;
+  // Worker: after a push, does its next step wait for the new model (and the
+  // push's acknowledgement)? If not, it steps on with the model it has and
+  // installs a newer one whenever it arrives.
+  virtual bool waits_for_model() const = 0;
+};
+
+}  // namespace geotrain

@@ -1,0 +1,106 @@
+// Sync policies: the registry (and the schema held to it), the loader's
+// validation of `policy`, and each policy's defining property on the fake
+// runtime.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+#include "core/config/json_reader.h"
+#include "core/policies/policy_registry.h"
+#include "core/roles/global_server.h"
+#include "core/roles/worker.h"
+#include "core/testing/fake_job.h"
+#include "tests/test_util.h"
+
+namespace geotrain {
+namespace {
+
+TEST(PolicyRegistry, TheSchemaNamesExactlyTheRegisteredPoliciesAndTheirParameters) {
+  const auto schema = load_json_file(testing::source_path("scenarios/scenario.schema.json"));
+  const auto& policy = schema["properties"]["policy"];
+  std::set<std::string> in_schema, registered;
+  for (const auto& k : policy["properties"]["kind"]["enum"]) in_schema.insert(k.get<std::string>());
+  for (const auto& k : policy_kinds()) registered.insert(k);
+  EXPECT_EQ(in_schema, registered);
+  std::set<std::string> schema_params, registry_params;
+  for (const auto& [k, v] : policy["properties"].items()) {
+    (void)v;
+    if (k != "kind") schema_params.insert(k);
+  }
+  for (const auto& p : policy_registry())
+    for (const auto& q : p.params) registry_params.insert(q.name);
+  EXPECT_EQ(schema_params, registry_params);
+}
+
+TEST(PolicyRegistry, FsaIsBspAndEveryPolicyBuildsItsObject) {
+  ASSERT_NE(find_policy("fsa"), nullptr);
+  EXPECT_EQ(find_policy("fsa")->name, "bsp");
+  EXPECT_EQ(find_policy("nonesuch"), nullptr);
+  for (const auto& p : policy_registry()) {
+    PolicyParams params;
+    for (const auto& q : p.params) params[q.name] = q.default_value;
+    EXPECT_NE(p.make(params), nullptr) << p.name;
+    EXPECT_FALSE(p.description.empty()) << p.name;
+    EXPECT_FALSE(p.architectures.empty()) << p.name;
+  }
+}
+
+std::string load_error(const std::vector<std::string>& sets) {
+  try {
+    testing::small_scenario("flat", sets);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(PolicyConfig, BadPoliciesAreRefusedNamingTheJsonPath) {
+  EXPECT_NE(load_error({R"(policy={"kind":"nonesuch"})"}).find("/policy/kind"), std::string::npos);
+  EXPECT_NE(load_error({R"(policy={"kind":"bsp","s":3})"}).find("/policy"), std::string::npos);
+  const std::string hips = load_error({"architecture=hips", R"(policy={"kind":"asp"})"});
+  EXPECT_NE(hips.find("/policy/kind"), std::string::npos) << hips;
+  EXPECT_NE(hips.find("flat"), std::string::npos) << hips;
+  EXPECT_EQ(load_error({R"(policy={"kind":"fsa"})"}), "");
+  EXPECT_EQ(testing::small_scenario("flat", {R"(policy={"kind":"fsa"})"}).policy, "bsp");
+}
+
+// ASP never blocks a worker, and the server applies each push as it arrives.
+TEST(Asp, NoWorkerEverWaitsAndEveryPushIsApplied) {
+  testing::FakeJob fj(testing::small_scenario(
+      "flat", {R"(policy={"kind":"asp"})", "stop.rounds=200", "topology.dcs.2.worker_gflops=0.01"}));
+  fj.run();
+  const Deployment& dep = fj.job().deployment();
+  std::int64_t steps = 0, fewest = 1 << 30, most = 0;
+  for (const auto& n : dep.nodes) {
+    if (n.role != Role::kWorker) continue;
+    const WorkerStats s = fj.role<Worker>(n.id).stats_at(fj.world().now());
+    EXPECT_EQ(s.blocked_ns, 0) << n.name;
+    steps += s.steps;
+    fewest = std::min(fewest, s.steps);
+    most = std::max(most, s.steps);
+  }
+  const auto& gs = fj.role<GlobalServer>(dep.global_server);
+  EXPECT_EQ(gs.rounds(), 200);
+  EXPECT_GE(steps, gs.rounds()) << "every applied round is one worker's push (of one or more steps)";
+  std::uint64_t to_server = 0;
+  for (const auto& n : dep.nodes)
+    if (n.role == Role::kWorker) to_server += fj.world().sent(n.id, dep.global_server).messages;
+  EXPECT_LE(to_server, 2u * std::uint64_t(gs.rounds() + 4)) << "a push and a pull per applied round, one in flight";
+  EXPECT_GT(most, 2 * fewest) << "fast workers are not held back by slow ones";
+}
+
+// BSP on the same scenario: every worker steps exactly once per round.
+TEST(Bsp, EveryWorkerStepsOncePerRoundAndWaits) {
+  testing::FakeJob fj(testing::small_scenario("flat", {"stop.rounds=50", "topology.dcs.2.worker_gflops=0.01"}));
+  fj.run();
+  const Deployment& dep = fj.job().deployment();
+  for (const auto& n : dep.nodes) {
+    if (n.role != Role::kWorker) continue;
+    const WorkerStats s = fj.role<Worker>(n.id).stats();
+    EXPECT_EQ(s.steps, 50) << n.name;
+  }
+}
+
+}  // namespace
+}  // namespace geotrain
