@@ -9,6 +9,7 @@ const char* to_string(MsgKind k) {
     case MsgKind::kPullRequest: return "pull_request";
     case MsgKind::kPullResponse: return "pull_response";
     case MsgKind::kControl: return "control";
+    case MsgKind::kRelease: return "release";
   }
   return "?";
 }

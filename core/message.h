@@ -19,6 +19,7 @@ enum class MsgKind : std::uint8_t {
   kPullRequest,   // ask for the current parameters
   kPullResponse,  // parameters
   kControl,       // small control messages (stop, hello, ...)
+  kRelease,       // the slowest member's clock (steps the server has from it): policies that bound staleness
 };
 const char* to_string(MsgKind k);
 

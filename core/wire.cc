@@ -152,7 +152,7 @@ void MessageAssembler::field_complete() {
   switch (state_) {
     case State::kFixed: {
       const auto kind = r.get<std::uint8_t>();
-      if (kind > std::uint8_t(MsgKind::kControl)) throw WireError("unknown message kind");
+      if (kind > std::uint8_t(MsgKind::kRelease)) throw WireError("unknown message kind");
       msg_.kind = MsgKind(kind);
       const auto ch = r.get<std::uint8_t>();
       if (ch > std::uint8_t(Channel::kBestEffort)) throw WireError("unknown channel");

@@ -104,3 +104,47 @@ TEST(Bsp, EveryWorkerStepsOncePerRoundAndWaits) {
 
 }  // namespace
 }  // namespace geotrain
+
+namespace geotrain {
+namespace {
+
+class StepLog : public Tracer {
+ public:
+  void record(TimeNs, NodeId node, TraceKind kind, std::int64_t) override {
+    if (kind == TraceKind::kStepDone) order.push_back(node);
+  }
+  std::vector<NodeId> order;  // workers, in the order their steps completed
+};
+
+// SSP never lets a worker run more than s steps ahead of the slowest: when a
+// worker completes its k-th step, every other has completed at least k - s - 1.
+void expect_ssp_bound(int s) {
+  StepLog log;
+  testing::FakeJob fj(testing::small_scenario("flat", {R"(policy={"kind":"ssp","s":)" + std::to_string(s) + "}",
+                                                       "stop.rounds=300", "topology.dcs.2.worker_gflops=0.01"}),
+                      &log);
+  fj.run();
+  std::map<NodeId, std::int64_t> done;
+  for (const auto& n : fj.job().deployment().nodes)
+    if (n.role == Role::kWorker) done[n.id] = 0;
+  std::int64_t worst = 0;
+  for (NodeId w : log.order) {
+    const std::int64_t k = ++done[w];
+    std::int64_t slowest = k;
+    for (const auto& [id, c] : done) slowest = std::min(slowest, c);
+    worst = std::max(worst, k - slowest);
+    EXPECT_LE(k - slowest, s + 1) << "worker " << w << " completed step " << k;
+  }
+  EXPECT_GE(worst, std::int64_t(s)) << "the fast workers do use their slack";
+  std::int64_t blocked = 0;
+  for (const auto& [id, c] : done) blocked += fj.role<Worker>(id).stats_at(fj.world().now()).blocked_ns;
+  EXPECT_GT(blocked, 0) << "with a 500x slower DC, the fast workers are held";
+}
+
+TEST(Ssp, NoWorkerRunsMoreThanSStepsAheadOfTheSlowest) {
+  expect_ssp_bound(0);
+  expect_ssp_bound(3);
+}
+
+}  // namespace
+}  // namespace geotrain

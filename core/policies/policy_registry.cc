@@ -2,6 +2,7 @@
 
 #include "core/policies/asp.h"
 #include "core/policies/bsp.h"
+#include "core/policies/ssp.h"
 
 namespace geotrain {
 
@@ -9,6 +10,7 @@ const std::vector<PolicyInfo>& policy_registry() {
   static const std::vector<PolicyInfo> registry = {
       bsp_policy(),
       asp_policy(),
+      ssp_policy(),
   };
   return registry;
 }

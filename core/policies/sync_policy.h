@@ -29,6 +29,17 @@ class SyncPolicy {
   // push's acknowledgement)? If not, it steps on with the model it has and
   // installs a newer one whenever it arrives.
   virtual bool waits_for_model() const = 0;
+  // Worker that does not wait for the model: may it start another step, having
+  // completed `steps` while the slowest member's clock known to it (steps the
+  // server has applied from it, by kRelease) is `slowest`?
+  virtual bool may_step(std::int64_t steps, std::int64_t slowest) const {
+    (void)steps;
+    (void)slowest;
+    return true;
+  }
+  // Server: does it tell its members the slowest member's clock whenever it
+  // advances (kRelease), so that workers held by may_step() can go on?
+  virtual bool announces_clock() const { return false; }
 };
 
 }  // namespace geotrain

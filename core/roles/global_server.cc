@@ -1,5 +1,7 @@
 #include "core/roles/global_server.h"
 
+#include <algorithm>
+
 #include "core/checkpoint.h"
 #include "core/monitor.h"
 
@@ -31,7 +33,9 @@ void GlobalServer::on_message(const Message& msg) {
         if (msg.round < rounds_) tell_round(msg.from);
         break;
       }
+      clocks_[msg.from] += msg.payload->contributors;
       if (agg_.add(msg.from, *msg.payload)) apply_round();
+      announce_clock();
       break;
     case MsgKind::kPullRequest:
       if (!agg_.is_live(msg.from)) agg_.readmit(msg.from);
@@ -43,6 +47,18 @@ void GlobalServer::on_message(const Message& msg) {
 
 void GlobalServer::on_peer_down(NodeId child) {
   if (!stopped_ && agg_.drop(child)) apply_round();
+  announce_clock();  // a lost child no longer holds the others back
+}
+
+void GlobalServer::announce_clock() {
+  if (stopped_ || !ctx_.policy->announces_clock()) return;
+  std::int64_t slowest = -1;
+  for (NodeId c : spec_.children)
+    if (agg_.is_live(c)) slowest = slowest < 0 ? clocks_[c] : std::min(slowest, clocks_[c]);
+  if (slowest <= announced_) return;
+  announced_ = slowest;
+  for (NodeId c : spec_.children)
+    if (agg_.is_live(c)) rt_.send(make_message(MsgKind::kRelease, spec_.id, c, slowest));
 }
 
 void GlobalServer::on_peer_up(NodeId child) {

@@ -11,6 +11,7 @@
 // server) restores snapshot + log and tells every child the round it is
 // collecting (kControl), so pushes lost in the crash are re-sent.
 #pragma once
+#include <map>
 #include <memory>
 
 #include "core/deployment.h"
@@ -40,6 +41,7 @@ class GlobalServer : public Actor {
   void publish();  // current_ = params_
   void resync_children();
   void tell_round(NodeId child);  // kControl(rounds_): "the job is at this round"
+  void announce_clock();          // kRelease(slowest live child's clock), if it advanced and the policy says so
   Runtime& rt_;
   NodeSpec spec_;
   RoleContext ctx_;
@@ -50,7 +52,9 @@ class GlobalServer : public Actor {
   std::int64_t rounds_ = 0;  // rounds applied == the round being collected
   double last_loss_ = 0;
   bool stopped_ = false;
-  std::int64_t restored_rounds_ = -1;  // rounds recovered by rejoin(), -1 if none
+  std::int64_t restored_rounds_ = -1;
+  std::map<NodeId, std::int64_t> clocks_;  // steps applied from each child
+  std::int64_t announced_ = 0;  // the slowest clock last announced  // rounds recovered by rejoin(), -1 if none
 };
 
 }  // namespace geotrain

@@ -90,6 +90,7 @@ void LocalServer::on_message(const Message& msg) {
     case MsgKind::kControl:  // a restarted global server asks where we are
       resync(msg.round);
       break;
+    case MsgKind::kRelease: break;  // for workers of policies that bound staleness
   }
 }
 

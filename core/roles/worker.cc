@@ -13,7 +13,7 @@ void Worker::start() { begin_step(); }
 
 WorkerStats Worker::stats_at(TimeNs now) const {
   WorkerStats s = stats_;
-  if (waiting_ack_ || waiting_params_)
+  if (waiting_ack_ || waiting_params_ || held_)
     s.blocked_ns += std::max<TimeNs>(0, now - push_time_);
   else
     s.busy_ns += std::max<TimeNs>(0, now - step_start_);
@@ -67,7 +67,10 @@ void Worker::finish_step() {
       backlog_ = std::move(update_);
     }
     if (!push_in_flight_) send_backlog();
-    begin_step();
+    if (ctx_.policy->may_step(stats_.steps, slowest_))
+      begin_step();
+    else
+      held_ = true;  // too far ahead of the slowest worker: wait for a kRelease
     return;
   }
   pushed_ = std::move(update_);
@@ -110,6 +113,14 @@ void Worker::on_message(const Message& msg) {
       stats_.blocked_ns += rt_.now() - push_time_;
       round_ = msg.round;  // the round the server collects next
       begin_step();
+      break;
+    case MsgKind::kRelease:  // the slowest worker's clock advanced
+      slowest_ = std::max(slowest_, msg.round);
+      if (held_ && ctx_.policy->may_step(stats_.steps, slowest_)) {
+        held_ = false;
+        stats_.blocked_ns += rt_.now() - push_time_;
+        begin_step();
+      }
       break;
     case MsgKind::kControl:   // restarted server at round msg.round
       if (waiting_params_) {  // the pull may have died with the old server

@@ -55,6 +55,8 @@ class Worker : public Actor {
   // per worker is ever in flight, however far compute outpaces the network).
   bool pulling_ = false, push_in_flight_ = false;
   std::shared_ptr<Payload> backlog_;
+  std::int64_t slowest_ = 0;  // the slowest worker's clock, as last announced
+  bool held_ = false;         // may_step() said no: waiting for a kRelease
   std::int64_t round_ = 0;
   std::vector<int> order_, batch_;
   std::size_t cursor_ = 0;
