@@ -76,19 +76,7 @@ TEST(FakeWorld, CancelledAndDeadTimersNeverFire) {
   EXPECT_EQ(fired, 100);
 }
 
-struct Recorded {
-  TimeNs t;
-  NodeId node;
-  TraceKind kind;
-  std::int64_t round;
-};
-class Recorder : public Tracer {
- public:
-  void record(TimeNs t, NodeId node, TraceKind kind, std::int64_t round) override {
-    events.push_back({t, node, kind, round});
-  }
-  std::vector<Recorded> events;
-};
+using Recorder = testing::TraceRecorder;
 
 // Synchronous rounds on the fake runtime: no worker is acked for a round
 // before the global server applied it, and every worker steps once a round.

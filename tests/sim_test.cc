@@ -15,21 +15,7 @@ namespace geotrain {
 namespace {
 
 using testing::small_scenario;
-
-struct Event {
-  TimeNs t;
-  NodeId node;
-  TraceKind kind;
-  std::int64_t round;
-};
-
-class Recorder : public Tracer {
- public:
-  void record(TimeNs t, NodeId node, TraceKind kind, std::int64_t round) override {
-    events.push_back({t, node, kind, round});
-  }
-  std::vector<Event> events;
-};
+using Recorder = testing::TraceRecorder;
 
 void expect_fsa_order(const std::string& arch) {
   Recorder rec;

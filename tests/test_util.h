@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/config/scenario.h"
+#include "core/trace.h"
 
 namespace geotrain::testing {
 
@@ -23,6 +24,21 @@ inline Scenario small_scenario(const std::string& architecture, std::vector<std:
   sets.insert(sets.end(), extra_sets.begin(), extra_sets.end());
   return load_scenario(source_path("scenarios/quickstart.json"), sets);
 }
+
+// Every protocol milestone the roles report, in order.
+struct TraceEvent {
+  TimeNs t;
+  NodeId node;
+  TraceKind kind;
+  std::int64_t round;
+};
+class TraceRecorder : public Tracer {
+ public:
+  void record(TimeNs t, NodeId node, TraceKind kind, std::int64_t round) override {
+    events.push_back({t, node, kind, round});
+  }
+  std::vector<TraceEvent> events;
+};
 
 struct CommandResult {
   int exit_code = -1;
