@@ -148,3 +148,47 @@ TEST(Ssp, NoWorkerRunsMoreThanSStepsAheadOfTheSlowest) {
 
 }  // namespace
 }  // namespace geotrain
+
+namespace geotrain {
+namespace {
+
+// local_sgd: h local steps per worker per round, one model change per DC
+// across the WAN per round; with h = 1 and plain SGD it is bsp (the mean of
+// one-step changes is -lr x the mean gradient).
+TEST(LocalSgd, EachWorkerTakesHLocalStepsPerRound) {
+  for (const char* arch : {"hips", "flat"}) {
+    testing::FakeJob fj(testing::small_scenario(arch, {R"(policy={"kind":"local_sgd","h":3})", "stop.rounds=20"}));
+    fj.run();
+    const Deployment& dep = fj.job().deployment();
+    EXPECT_EQ(fj.role<GlobalServer>(dep.global_server).rounds(), 20) << arch;
+    for (const auto& n : dep.nodes) {
+      if (n.role == Role::kWorker) {
+        EXPECT_EQ(fj.role<Worker>(n.id).stats().steps, 3 * 20) << arch << " " << n.name;
+      }
+    }
+  }
+}
+
+TEST(LocalSgd, OneLocalSgdStepIsBsp) {
+  const std::vector<std::string> sgd = {R"(optimizer={"kind":"sgd","lr":0.1})", "stop.rounds=30"};
+  auto with = [&](const std::string& policy) {
+    auto sets = sgd;
+    sets.push_back(policy);
+    testing::FakeJob fj(testing::small_scenario("hips", sets));
+    fj.run();
+    return fj.role<GlobalServer>(fj.job().deployment().global_server).params();
+  };
+  const ParamSet bsp = with(R"(policy={"kind":"bsp"})");
+  const ParamSet local = with(R"(policy={"kind":"local_sgd","h":1})");
+  ASSERT_EQ(bsp.size(), local.size());
+  for (std::size_t b = 0; b < bsp.size(); ++b)
+    for (Eigen::Index i = 0; i < bsp[b].values.size(); ++i)
+      ASSERT_NEAR(bsp[b].values[i], local[b].values[i], 1e-4) << "block " << b << " value " << i;
+  const ParamSet h4 = with(R"(policy={"kind":"local_sgd","h":4})");
+  float differs = 0;
+  for (std::size_t b = 0; b < bsp.size(); ++b) differs += (bsp[b].values - h4[b].values).cwiseAbs().sum();
+  EXPECT_GT(differs, 1e-2) << "4 local steps are not one";
+}
+
+}  // namespace
+}  // namespace geotrain

@@ -81,6 +81,25 @@ TEST_P(RealModeAsync, RunsFromTheScenarioFileInBothRuntimes) {
 
 INSTANTIATE_TEST_SUITE_P(Policies, RealModeAsync, ::testing::Values("asp", "ssp"));
 
+// local_sgd from the same scenario file in both runtimes: the same steps per
+// round (h per worker) and, being synchronous, the same training.
+TEST(RealModeLocalSgd, TakesHStepsPerRoundInBothRuntimes) {
+  auto sets = small_sets(20);
+  sets.push_back(R"(policy={"kind":"local_sgd","h":3})");
+  const std::string out = fresh_dir("launch-local-sgd");
+  const auto r = run_geotrain("launch " + source_path("scenarios/quickstart.json") + " --out " + out +
+                              " -q --timeout 120" + set_args(sets));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto real = read_json(out + "/summary.json");
+  const RunResult sim = sim::run_simulation(load_scenario(source_path("scenarios/quickstart.json"), sets));
+  EXPECT_EQ(real["rounds"], 20);
+  EXPECT_EQ(real["worker_steps"], 3 * 4 * 20);
+  EXPECT_EQ(sim.worker_steps, 3 * 4 * 20);
+  EXPECT_EQ(real["policy"], "local_sgd");
+  EXPECT_NEAR(real["final_test_accuracy"].get<double>(), sim.timeline.back().test_accuracy, 0.01);
+  std::filesystem::remove_all(out);
+}
+
 // Runs a 300-round launch with a fault injected; returns the summary.
 nlohmann::json launch_with_fault(const std::string& name, const std::string& fault_args) {
   const std::string out = fresh_dir(name);

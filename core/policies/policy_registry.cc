@@ -2,6 +2,7 @@
 
 #include "core/policies/asp.h"
 #include "core/policies/bsp.h"
+#include "core/policies/local_sgd.h"
 #include "core/policies/ssp.h"
 
 namespace geotrain {
@@ -11,6 +12,7 @@ const std::vector<PolicyInfo>& policy_registry() {
       bsp_policy(),
       asp_policy(),
       ssp_policy(),
+      local_sgd_policy(),
   };
   return registry;
 }

@@ -40,6 +40,15 @@ class SyncPolicy {
   // Server: does it tell its members the slowest member's clock whenever it
   // advances (kRelease), so that workers held by may_step() can go on?
   virtual bool announces_clock() const { return false; }
+  // Worker: local steps (each applied with the worker's own optimiser) before
+  // it pushes; 1 = push every step's gradient.
+  virtual int local_steps() const { return 1; }
+  // What a worker pushes: its model's change since the last global model
+  // (w_local - w_global), or (false) its step's gradient. The global server
+  // applies a mean change as w += global_lr() * mean, a mean gradient with the
+  // scenario's optimiser.
+  virtual bool pushes_model_delta() const { return false; }
+  virtual double global_lr() const { return 1.0; }
 };
 
 }  // namespace geotrain

@@ -67,12 +67,19 @@ void GlobalServer::on_peer_up(NodeId child) {
 
 void GlobalServer::tell_round(NodeId child) { rt_.send(make_message(MsgKind::kControl, spec_.id, child, rounds_)); }
 
+void GlobalServer::apply_mean(const ParamSet& mean) {
+  if (ctx_.policy->pushes_model_delta())
+    add_scaled(params_, mean, float(ctx_.policy->global_lr()));
+  else
+    opt_->apply(params_, mean);
+}
+
 void GlobalServer::apply_round() {
   std::vector<NodeId> contributors;
   std::shared_ptr<Payload> sum = agg_.take(&contributors);
   const int n = std::max(1, sum->contributors);
-  scale(sum->blocks, 1.0f / float(n));  // mean of the worker gradients
-  opt_->apply(params_, sum->blocks);
+  scale(sum->blocks, 1.0f / float(n));  // mean of the workers' gradients (or model changes)
+  apply_mean(sum->blocks);
   last_loss_ = sum->loss_sum / n;
   publish();
   const std::int64_t round = rounds_++;
@@ -114,7 +121,7 @@ void GlobalServer::rejoin() {
     }
     for (const auto& lr : ctx_.checkpoints->load_log()) {
       if (lr.round != rounds_) continue;  // older than the snapshot (or a gap: stop replaying)
-      opt_->apply(params_, lr.mean_update);
+      apply_mean(lr.mean_update);
       last_loss_ = lr.train_loss;
       ++rounds_;
       if (lr.evaluation) rows.push_back(*lr.evaluation);

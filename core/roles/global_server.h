@@ -38,7 +38,8 @@ class GlobalServer : public Actor {
 
  private:
   void apply_round();
-  void publish();  // current_ = params_
+  void apply_mean(const ParamSet& mean);  // a mean gradient through the optimiser, or a mean model change
+  void publish();                         // current_ = params_
   void resync_children();
   void tell_round(NodeId child);  // kControl(rounds_): "the job is at this round"
   void announce_clock();          // kRelease(slowest live child's clock), if it advanced and the policy says so

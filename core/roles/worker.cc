@@ -7,6 +7,10 @@ namespace geotrain {
 Worker::Worker(Runtime& rt, const NodeSpec& spec, const RoleContext& ctx)
     : rt_(rt), spec_(spec), ctx_(ctx), params_(*ctx.initial) {
   order_ = (*ctx_.shards)[spec_.worker_index];
+  if (ctx_.policy->pushes_model_delta()) {
+    local_opt_ = make_optimizer(ctx_.optimizer);
+    global_ = params_;
+  }
 }
 
 void Worker::start() { begin_step(); }
@@ -57,6 +61,19 @@ void Worker::finish_step() {
   stats_.busy_ns += rt_.now() - step_start_;
   ++stats_.steps;
   if (ctx_.tracer) ctx_.tracer->record(rt_.now(), spec_.id, TraceKind::kStepDone, round_);
+  if (local_opt_) {  // a local step: apply it; after the policy's count, push the model's change
+    local_opt_->apply(params_, update_->blocks);
+    local_loss_ += update_->loss_sum;
+    if (++local_done_ < ctx_.policy->local_steps()) return begin_step();
+    auto change = std::make_shared<Payload>();
+    change->blocks = params_;
+    add_scaled(change->blocks, global_, -1.0f);
+    change->loss_sum = local_loss_ / local_done_;
+    change->contributors = 1;
+    update_ = std::move(change);
+    local_done_ = 0;
+    local_loss_ = 0;
+  }
   push_time_ = rt_.now();
   if (!ctx_.policy->waits_for_model()) {  // push and step on; a newer model is installed when it comes
     if (backlog_) {  // the last push is not acknowledged yet: add to the next one instead of queueing
@@ -110,6 +127,7 @@ void Worker::on_message(const Message& msg) {
       if (!waiting_params_) break;
       waiting_params_ = false;
       params_ = msg.payload->blocks;
+      if (local_opt_) global_ = params_;
       stats_.blocked_ns += rt_.now() - push_time_;
       round_ = msg.round;  // the round the server collects next
       begin_step();

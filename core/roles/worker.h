@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/deployment.h"
+#include "core/optim/optimizer.h"
 #include "core/roles/role_context.h"
 #include "core/runtime.h"
 
@@ -57,6 +58,12 @@ class Worker : public Actor {
   std::shared_ptr<Payload> backlog_;
   std::int64_t slowest_ = 0;  // the slowest worker's clock, as last announced
   bool held_ = false;         // may_step() said no: waiting for a kRelease
+  // Policies that step locally and push the model's change: the worker's own
+  // optimiser, the global model it started from, local steps and loss so far.
+  std::unique_ptr<Optimizer> local_opt_;
+  ParamSet global_;
+  int local_done_ = 0;
+  double local_loss_ = 0;
   std::int64_t round_ = 0;
   std::vector<int> order_, batch_;
   std::size_t cursor_ = 0;
