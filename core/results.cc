@@ -38,6 +38,17 @@ nlohmann::json summary_json(const RunResult& r) {
                    {"blocked_fraction", d.blocked_fraction},
                    {"idle_fraction", d.idle_fraction()}});
   j["dcs"] = dcs;
+  json workers = json::array();
+  for (const auto& w : r.workers)
+    workers.push_back({{"name", w.name},
+                       {"dc", w.dc},
+                       {"steps", w.steps},
+                       {"pushes", w.pushes},
+                       {"steps_per_push", w.pushes > 0 ? double(w.steps) / double(w.pushes) : 0.0},
+                       {"compute_busy_fraction", w.compute_busy_fraction},
+                       {"blocked_fraction", w.blocked_fraction}});
+  j["workers"] = workers;
+  j["staleness"] = r.staleness;
   j["faults"] = json::array();
   for (const auto& f : r.faults) j["faults"].push_back({{"time_s", f.time_s}, {"node", f.node}, {"event", f.event}});
   j["network"] = r.network;

@@ -24,6 +24,13 @@ struct DcStats {
   }
 };
 
+// One worker's share of a run.
+struct WorkerSummary {
+  std::string name, dc;
+  std::int64_t steps = 0, pushes = 0;
+  double compute_busy_fraction = 0, blocked_fraction = 0;
+};
+
 // Something that happened to a node during a run (real mode: failure detected,
 // node back, server restored from a checkpoint, ...).
 struct FaultEvent {
@@ -44,8 +51,10 @@ struct RunResult {
   NetCounters bytes;
   std::uint64_t events = 0;
   std::vector<DcStats> dcs;
-  nlohmann::json network;   // runtime-specific settings that change results (segment size, ...)
-  nlohmann::json scenario;  // resolved scenario
+  std::vector<WorkerSummary> workers;
+  nlohmann::json staleness;  // {mean, max}: rounds applied between a push's model and its application
+  nlohmann::json network;    // runtime-specific settings that change results (segment size, ...)
+  nlohmann::json scenario;   // resolved scenario
   std::vector<TimelineRow> timeline;
   std::vector<FaultEvent> faults;
   // Why the run ended before its stop condition ("" = it reached it): training

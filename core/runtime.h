@@ -14,6 +14,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <random>
 
 #include "core/message.h"
@@ -59,6 +60,14 @@ class Actor {
   // A child reported down is heard from again (it was stalled, cut off, or
   // restarted): it may be behind the job, so servers tell it where the job is.
   virtual void on_peer_up(NodeId peer) { (void)peer; }
+  // The run is over at `now`: last words (the global server's final evaluation).
+  virtual void finish(TimeNs now) { (void)now; }
+  // What this role did, for the run's results (core/role_stats.h assembles
+  // every node's report the same way in both runtimes).
+  virtual nlohmann::json report(TimeNs now) const {
+    (void)now;
+    return nlohmann::json::object();
+  }
 };
 
 }  // namespace geotrain

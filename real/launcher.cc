@@ -20,6 +20,7 @@
 #include "core/config/json_reader.h"
 #include "core/config/scenario.h"
 #include "core/deployment.h"
+#include "core/role_stats.h"
 #include "real/auth.h"
 #include "real/netns.h"
 #include "real/process.h"
@@ -73,7 +74,7 @@ RunResult merge_node_reports(const std::string& scenario, const std::vector<std:
   r.policy = sc.policy;
   r.target_accuracy = sc.stop.target_accuracy;
   r.scenario = sc.resolved;
-  std::vector<DcStats> dcs(sc.topology.dcs.size());
+  std::vector<RoleReport> roles(dep.nodes.size());  // null where a node's report is lost
   std::uint64_t too_slow = 0, rejected = 0, tls_links = 0;
   double overrun = 0;
   std::int64_t epoch_ns = 0, worker_round = 0;
@@ -94,39 +95,27 @@ RunResult merge_node_reports(const std::string& scenario, const std::vector<std:
     overrun += j["overrun_s"].get<double>();
     tls_links += j.value("tls_links", std::uint64_t{0});
     rejected += j["rejected_links"].get<std::uint64_t>() + j["rejected_datagrams"].get<std::uint64_t>();
+    roles[std::size_t(n.id)] = {j, j["run_time_s"].get<double>()};
     if (n.role == Role::kWorker) {
-      const double t = std::max(1e-9, j["run_time_s"].get<double>());
-      dcs[n.dc].workers++;
-      dcs[n.dc].compute_busy_fraction += j["busy_s"].get<double>() / t;
-      dcs[n.dc].blocked_fraction += j["blocked_s"].get<double>() / t;
-      r.worker_steps += j["steps"].get<std::int64_t>();
       worker_round = std::max(worker_round, j.value("round", std::int64_t{0}));
       r.sim_time_s = std::max(r.sim_time_s, j["run_time_s"].get<double>());
     }
     if (n.role == Role::kGlobalServer) {
       have_gs = true;
       epoch_ns = j.value("epoch_unix_ns", epoch_ns);
-      r.rounds = j["rounds"];
       r.sim_time_s = j["run_time_s"];
       r.error = j.value("error", std::string());
       if (!j["time_to_target_s"].is_null()) r.time_to_target_s = j["time_to_target_s"].get<double>();
       for (const auto& t : j["timeline"]) r.timeline.push_back(timeline_row_from_json(t));
     }
   }
+  assemble_role_reports(sc, dep, roles, &r);
   if (!have_gs) {
     r.rounds = worker_round;  // rounds the workers saw completed: the global server's own count is lost
     r.error = "no report from the global server: it was lost, and the job with it (rounds as far as the workers got)";
   } else if (r.error.empty() && r.rounds == 0) {
     r.error = "no round completed";
   }
-  for (std::size_t i = 0; i < dcs.size(); ++i) {
-    dcs[i].name = sc.topology.dcs[i].name;
-    if (dcs[i].workers > 0) {
-      dcs[i].compute_busy_fraction /= dcs[i].workers;
-      dcs[i].blocked_fraction /= dcs[i].workers;
-    }
-  }
-  r.dcs = dcs;
   for (const auto& e : events)
     r.faults.push_back({double(e.unix_ns - epoch_ns) * 1e-9, dep.nodes.at(std::size_t(e.node)).name, e.event});
   for (const auto& name : lost_names) {

@@ -70,17 +70,9 @@ int run_role(const RealConfig& cfg, NodeId id) {
   report["peak_rss_mb"] = double(usage.ru_maxrss) / 1024;  // Linux reports KiB
   report["events"] = nlohmann::json::array();
   for (const auto& e : node.events()) report["events"].push_back({{"time_s", e.time_s}, {"event", e.what}});
-  if (const auto* w = dynamic_cast<const Worker*>(actor.get())) {
-    const WorkerStats st = w->stats_at(node.now());
-    report["busy_s"] = to_seconds(st.busy_ns);
-    report["blocked_s"] = to_seconds(st.blocked_ns);
-    report["steps"] = w->stats().steps;
-    report["round"] = w->round();
-  }
-  if (const auto* gs = dynamic_cast<const GlobalServer*>(actor.get())) {
-    monitor->finish(node.now(), gs->rounds(), gs->params(), gs->last_train_loss());
-    report["rounds"] = gs->rounds();
-    report["restored_rounds"] = gs->restored_rounds();
+  actor->finish(node.now());
+  report.update(actor->report(node.now()));  // what the role did: core/role_stats.h reads it
+  if (monitor) {
     if (!monitor->failure().empty()) report["error"] = monitor->failure();
     report["time_to_target_s"] = monitor->time_to_target_s() ? nlohmann::json(*monitor->time_to_target_s()) : nullptr;
     nlohmann::json tl = nlohmann::json::array();

@@ -10,8 +10,7 @@
 #include "core/job.h"
 #include "core/monitor.h"
 #include "core/progress.h"
-#include "core/roles/global_server.h"
-#include "core/roles/worker.h"
+#include "core/role_stats.h"
 #include "sim/sim_network.h"
 #include "sim/sim_node.h"
 #include "sim/sim_transport.h"
@@ -22,29 +21,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
-
-std::vector<DcStats> dc_stats(const Scenario& sc, const Deployment& dep,
-                              const std::vector<std::unique_ptr<Actor>>& actors, double run_s) {
-  std::vector<DcStats> out;
-  for (std::size_t dc = 0; dc < sc.topology.dcs.size(); ++dc) {
-    DcStats s;
-    s.name = sc.topology.dcs[dc].name;
-    for (const auto& n : dep.nodes) {
-      if (n.role != Role::kWorker || n.dc != int(dc)) continue;
-      const auto* w = dynamic_cast<const Worker*>(actors[n.id].get());
-      ++s.workers;
-      const WorkerStats st = w->stats_at(from_seconds(run_s));
-      s.compute_busy_fraction += run_s > 0 ? to_seconds(st.busy_ns) / run_s : 0;
-      s.blocked_fraction += run_s > 0 ? to_seconds(st.blocked_ns) / run_s : 0;
-    }
-    if (s.workers > 0) {
-      s.compute_busy_fraction /= s.workers;
-      s.blocked_fraction /= s.workers;
-    }
-    out.push_back(s);
-  }
-  return out;
-}
 
 }  // namespace
 
@@ -80,9 +56,8 @@ RunResult run_simulation(const Scenario& sc, const SimOptions& opt) {
     ns3::Simulator::Run();
     progress.done();
 
-    const auto* gs = dynamic_cast<const GlobalServer*>(actors[dep.global_server].get());
     const TimeNs end = ns3::Simulator::Now().GetNanoSeconds();
-    monitor.finish(end, gs->rounds(), gs->params(), gs->last_train_loss());
+    for (auto& a : actors) a->finish(end);
 
     result.runtime = "sim";
     result.scenario_name = sc.name;
@@ -91,11 +66,11 @@ RunResult run_simulation(const Scenario& sc, const SimOptions& opt) {
     result.target_accuracy = sc.stop.target_accuracy;
     result.time_to_target_s = monitor.time_to_target_s();
     result.sim_time_s = to_seconds(end);
-    result.rounds = gs->rounds();
-    for (NodeId w : dep.workers) result.worker_steps += dynamic_cast<const Worker*>(actors[w].get())->stats().steps;
     result.bytes = net.counters();
     result.events = ns3::Simulator::GetEventCount();
-    result.dcs = dc_stats(sc, dep, actors, result.sim_time_s);
+    std::vector<RoleReport> reports;
+    for (const auto& a : actors) reports.push_back({a->report(end), result.sim_time_s});
+    assemble_role_reports(sc, dep, reports, &result);
     result.network = net.settings();
     result.scenario = sc.resolved;
     result.timeline = monitor.timeline();

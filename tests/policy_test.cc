@@ -88,6 +88,9 @@ TEST(Asp, NoWorkerEverWaitsAndEveryPushIsApplied) {
     if (n.role == Role::kWorker) to_server += fj.world().sent(n.id, dep.global_server).messages;
   EXPECT_LE(to_server, 2u * std::uint64_t(gs.rounds() + 4)) << "a push and a pull per applied round, one in flight";
   EXPECT_GT(most, 2 * fewest) << "fast workers are not held back by slow ones";
+  const auto report = gs.report(fj.world().now());
+  EXPECT_GT(report["staleness_max"].get<int>(), 0) << "pushes from models several rounds old are applied";
+  EXPECT_GT(report["staleness_mean"].get<double>(), 0.0);
 }
 
 // BSP on the same scenario: every worker steps exactly once per round.
@@ -99,7 +102,9 @@ TEST(Bsp, EveryWorkerStepsOncePerRoundAndWaits) {
     if (n.role != Role::kWorker) continue;
     const WorkerStats s = fj.role<Worker>(n.id).stats();
     EXPECT_EQ(s.steps, 50) << n.name;
+    EXPECT_EQ(s.pushes, 50) << n.name;
   }
+  EXPECT_EQ(fj.role<GlobalServer>(dep.global_server).report(fj.world().now())["staleness_max"], 0);
 }
 
 }  // namespace

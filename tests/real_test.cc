@@ -96,6 +96,14 @@ TEST(RealModeLocalSgd, TakesHStepsPerRoundInBothRuntimes) {
   EXPECT_EQ(real["worker_steps"], 3 * 4 * 20);
   EXPECT_EQ(sim.worker_steps, 3 * 4 * 20);
   EXPECT_EQ(real["policy"], "local_sgd");
+  for (const nlohmann::json& s : {real, summary_json(sim)}) {  // per worker, assembled alike in both runtimes
+    ASSERT_EQ(s["workers"].size(), 4u) << s["runtime"];
+    for (const auto& w : s["workers"]) {
+      EXPECT_EQ(w["steps"], 60) << s["runtime"] << " " << w["name"];
+      EXPECT_EQ(w["steps_per_push"], 3.0) << s["runtime"] << " " << w["name"];
+    }
+    EXPECT_EQ(s["staleness"]["max"], 0) << s["runtime"];
+  }
   EXPECT_NEAR(real["final_test_accuracy"].get<double>(), sim.timeline.back().test_accuracy, 0.01);
   std::filesystem::remove_all(out);
 }

@@ -34,6 +34,9 @@ void GlobalServer::on_message(const Message& msg) {
         break;
       }
       clocks_[msg.from] += msg.payload->contributors;
+      ++pushes_;
+      staleness_sum_ += rounds_ - msg.round;
+      staleness_max_ = std::max(staleness_max_, rounds_ - msg.round);
       if (agg_.add(msg.from, *msg.payload)) apply_round();
       announce_clock();
       break;
@@ -66,6 +69,18 @@ void GlobalServer::on_peer_up(NodeId child) {
 }
 
 void GlobalServer::tell_round(NodeId child) { rt_.send(make_message(MsgKind::kControl, spec_.id, child, rounds_)); }
+
+void GlobalServer::finish(TimeNs now) {
+  if (ctx_.monitor) ctx_.monitor->finish(now, rounds_, params_, last_loss_);
+}
+
+nlohmann::json GlobalServer::report(TimeNs) const {
+  return {{"rounds", rounds_},
+          {"restored_rounds", restored_rounds_},
+          {"pushes", pushes_},
+          {"staleness_mean", pushes_ > 0 ? double(staleness_sum_) / double(pushes_) : 0.0},
+          {"staleness_max", staleness_max_}};
+}
 
 void GlobalServer::apply_mean(const ParamSet& mean) {
   if (ctx_.policy->pushes_model_delta())

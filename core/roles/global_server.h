@@ -35,6 +35,9 @@ class GlobalServer : public Actor {
   std::int64_t rounds() const { return rounds_; }
   double last_train_loss() const { return last_loss_; }
   std::int64_t restored_rounds() const { return restored_rounds_; }
+  void finish(TimeNs now) override;  // the monitor's final evaluation
+  // {rounds, restored_rounds, pushes, staleness_mean, staleness_max}.
+  nlohmann::json report(TimeNs now) const override;
 
  private:
   void apply_round();
@@ -53,9 +56,11 @@ class GlobalServer : public Actor {
   std::int64_t rounds_ = 0;  // rounds applied == the round being collected
   double last_loss_ = 0;
   bool stopped_ = false;
-  std::int64_t restored_rounds_ = -1;
+  std::int64_t restored_rounds_ = -1;      // rounds recovered by rejoin(), -1 if none
   std::map<NodeId, std::int64_t> clocks_;  // steps applied from each child
-  std::int64_t announced_ = 0;  // the slowest clock last announced  // rounds recovered by rejoin(), -1 if none
+  std::int64_t announced_ = 0;             // the slowest clock last announced
+  // Accepted pushes and their staleness: rounds applied since the sender's model.
+  std::int64_t pushes_ = 0, staleness_sum_ = 0, staleness_max_ = 0;
 };
 
 }  // namespace geotrain

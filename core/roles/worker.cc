@@ -24,6 +24,15 @@ WorkerStats Worker::stats_at(TimeNs now) const {
   return s;
 }
 
+nlohmann::json Worker::report(TimeNs now) const {
+  const WorkerStats s = stats_at(now);
+  return {{"busy_s", to_seconds(s.busy_ns)},
+          {"blocked_s", to_seconds(s.blocked_ns)},
+          {"steps", s.steps},
+          {"pushes", s.pushes},
+          {"round", round_}};
+}
+
 void Worker::rejoin() {
   push_time_ = rt_.now();
   waiting_params_ = true;
@@ -92,11 +101,13 @@ void Worker::finish_step() {
   }
   pushed_ = std::move(update_);
   waiting_ack_ = true;
+  ++stats_.pushes;
   rt_.send(make_message(MsgKind::kPush, spec_.id, spec_.parent, round_, pushed_));
 }
 
 void Worker::send_backlog() {
   push_in_flight_ = true;
+  ++stats_.pushes;
   rt_.send(make_message(MsgKind::kPush, spec_.id, spec_.parent, round_, std::move(backlog_)));
 }
 

@@ -22,6 +22,7 @@ struct WorkerStats {
   TimeNs busy_ns = 0;     // computing
   TimeNs blocked_ns = 0;  // between push and receiving new parameters
   std::int64_t steps = 0;
+  std::int64_t pushes = 0;
 };
 
 class Worker : public Actor {
@@ -35,6 +36,8 @@ class Worker : public Actor {
   // to `now` (a run that stops mid-wait must not lose that wait).
   WorkerStats stats_at(TimeNs now) const;
   std::int64_t round() const { return round_; }  // the global round this worker is computing for
+  // {busy_s, blocked_s, steps, pushes, round}.
+  nlohmann::json report(TimeNs now) const override;
 
  private:
   void begin_step();

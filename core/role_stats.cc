@@ -1,0 +1,45 @@
+#include "core/role_stats.h"
+
+#include <algorithm>
+
+namespace geotrain {
+
+void assemble_role_reports(const Scenario& sc, const Deployment& dep, const std::vector<RoleReport>& reports,
+                           RunResult* r) {
+  std::vector<DcStats> dcs(sc.topology.dcs.size());
+  for (std::size_t i = 0; i < dcs.size(); ++i) dcs[i].name = sc.topology.dcs[i].name;
+  r->workers.clear();
+  r->worker_steps = 0;
+  for (const auto& n : dep.nodes) {
+    const RoleReport& rr = reports.at(std::size_t(n.id));
+    if (rr.report.is_null()) continue;
+    const nlohmann::json& j = rr.report;
+    if (n.role == Role::kGlobalServer) {
+      r->rounds = j.value("rounds", r->rounds);
+      r->staleness = {{"mean", j.value("staleness_mean", 0.0)}, {"max", j.value("staleness_max", 0)}};
+    }
+    if (n.role != Role::kWorker) continue;
+    const double t = std::max(1e-9, rr.run_s);
+    WorkerSummary w;
+    w.name = n.name;
+    w.dc = sc.topology.dcs[n.dc].name;
+    w.steps = j.value("steps", std::int64_t{0});
+    w.pushes = j.value("pushes", std::int64_t{0});
+    w.compute_busy_fraction = rr.run_s > 0 ? j.value("busy_s", 0.0) / t : 0;
+    w.blocked_fraction = rr.run_s > 0 ? j.value("blocked_s", 0.0) / t : 0;
+    r->worker_steps += w.steps;
+    DcStats& d = dcs[n.dc];
+    ++d.workers;
+    d.compute_busy_fraction += w.compute_busy_fraction;
+    d.blocked_fraction += w.blocked_fraction;
+    r->workers.push_back(w);
+  }
+  for (auto& d : dcs)
+    if (d.workers > 0) {
+      d.compute_busy_fraction /= d.workers;
+      d.blocked_fraction /= d.workers;
+    }
+  r->dcs = std::move(dcs);
+}
+
+}  // namespace geotrain
