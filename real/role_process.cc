@@ -11,8 +11,6 @@
 #include "core/monitor.h"
 #include "core/progress.h"
 #include "core/results.h"
-#include "core/roles/global_server.h"
-#include "core/roles/worker.h"
 #include "real/auth.h"
 #include "real/file_checkpoint.h"
 #include "real/real_node.h"
