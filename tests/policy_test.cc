@@ -197,3 +197,22 @@ TEST(LocalSgd, OneLocalSgdStepIsBsp) {
 
 }  // namespace
 }  // namespace geotrain
+
+namespace geotrain {
+namespace {
+
+// From the command line: exit 2, the file and the JSON path.
+TEST(PolicyConfig, TheCliExitsTwoNamingThePath) {
+  const std::string sim =
+      "sim " + testing::source_path("scenarios/quickstart-flat.json") + " -q --out /tmp/geotrain-policy-cli";
+  const auto range = testing::run_geotrain(sim + R"( --set 'policy={"kind":"ssp","s":5000}')");
+  EXPECT_EQ(range.exit_code, 2) << range.output;
+  EXPECT_NE(range.output.find("/policy/s: expected an integer in [0, 1000], got 5000"), std::string::npos)
+      << range.output;
+  const auto unknown = testing::run_geotrain(sim + R"( --set 'policy={"kind":"asp","h":3}')");
+  EXPECT_EQ(unknown.exit_code, 2) << unknown.output;
+  EXPECT_NE(unknown.output.find("/policy/h: unknown key \"h\""), std::string::npos) << unknown.output;
+}
+
+}  // namespace
+}  // namespace geotrain
