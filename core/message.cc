@@ -14,6 +14,12 @@ const char* to_string(MsgKind k) {
   return "?";
 }
 
+void accumulate(Payload& into, const Payload& p) {
+  add_scaled(into.blocks, p.blocks);
+  into.loss_sum += p.loss_sum;
+  into.contributors += p.contributors;
+}
+
 std::uint64_t dense_wire_bytes(const ParamSet& blocks) {
   std::uint64_t n = kMessageHeaderBytes;
   for (const auto& b : blocks) n += kBlockHeaderBytes + 4ull * static_cast<std::uint64_t>(b.values.size());

@@ -31,6 +31,8 @@ struct Payload {
   double loss_sum = 0;   // sum of the training losses of the contributing steps
   int contributors = 0;  // how many worker steps the blocks sum over
 };
+// into += p: blocks, losses and contributors. REQUIRES: same layout.
+void accumulate(Payload& into, const Payload& p);
 
 struct Message {
   MsgKind kind = MsgKind::kControl;

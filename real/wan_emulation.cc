@@ -7,32 +7,6 @@ namespace geotrain::real {
 
 namespace asio = boost::asio;
 
-LinkSpec wan_path(const Topology& t, int a, int b) {
-  for (const auto& w : t.wan)
-    if ((w.a == a && w.b == b) || (w.a == b && w.b == a)) return w.link;
-  std::vector<int> prev(t.dcs.size(), -2);
-  std::queue<int> q;
-  q.push(a);
-  prev[a] = -1;
-  while (!q.empty()) {
-    const int x = q.front();
-    q.pop();
-    for (const auto& w : t.wan) {
-      const int y = w.a == x ? w.b : w.b == x ? w.a : -1;
-      if (y >= 0 && prev[y] == -2) prev[y] = x, q.push(y);
-    }
-  }
-  LinkSpec path;
-  path.bandwidth_mbps = 1e12;
-  for (int y = b; prev[y] >= 0; y = prev[y]) {
-    const LinkSpec hop = wan_path(t, prev[y], y);
-    path.bandwidth_mbps = std::min(path.bandwidth_mbps, hop.bandwidth_mbps);
-    path.latency_ms += hop.latency_ms;
-    path.loss = 1 - (1 - path.loss) * (1 - hop.loss);
-  }
-  return path;
-}
-
 WanEmulation::WanEmulation(asio::io_context& io, const Topology& t, const Deployment& dep, std::uint64_t seed,
                            Clock::time_point t0, NetnsLab* lab, RealConfig& cfg)
     : io_(io), lab_(lab) {

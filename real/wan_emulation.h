@@ -20,10 +20,6 @@
 
 namespace geotrain::real {
 
-// The WAN path between two DCs: bottleneck bandwidth and summed latency over
-// the fewest hops (a direct link keeps its loss and trace).
-LinkSpec wan_path(const Topology& t, int a, int b);
-
 class WanEmulation {
  public:
   using Clock = std::chrono::steady_clock;

@@ -12,9 +12,8 @@ std::uint32_t segment_cap_bytes(double slowest_mbps, double latency_ms, double m
 }
 
 std::uint64_t queue_limit_bytes(double mbps, double latency_ms, std::uint32_t largest_packet_bytes) {
-  const double bytes_per_s = mbps * 1e6 / 8;
-  const double bdp = bytes_per_s * 2 * latency_ms / 1e3;
-  const double floor = std::min(double(1 << 20), bytes_per_s * 0.1);
+  const double bdp = bdp_bytes(mbps, latency_ms);
+  const double floor = std::min(double(1 << 20), mbps * 1e6 / 8 * 0.1);
   return std::max({std::uint64_t(bdp), std::uint64_t(floor), 2 * std::uint64_t(largest_packet_bytes)});
 }
 

@@ -19,6 +19,11 @@ namespace geotrain::sim {
 constexpr std::uint32_t kRealSegmentBytes = 1448;   // a 1500-byte IP packet's TCP payload (with timestamps)
 constexpr std::uint32_t kSegmentHeaderBytes = 100;  // IP + TCP + options, on top of a segment: the link MTU
 
+// Bytes in flight on a path of this bandwidth and one-way latency over one round trip.
+inline double bdp_bytes(double mbps, double one_way_latency_ms) {
+  return mbps * 1e6 / 8 * 2 * one_way_latency_ms / 1e3;
+}
+
 std::uint32_t segment_cap_bytes(double slowest_mbps, double latency_ms, double min_rto_ms);
 std::uint64_t queue_limit_bytes(double mbps, double latency_ms, std::uint32_t largest_packet_bytes);
 

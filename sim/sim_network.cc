@@ -31,8 +31,6 @@ double slowest_mbps(const LinkSpec& l) {
   return bw;
 }
 
-double bdp_bytes(double mbps, double one_way_latency_ms) { return mbps * 1e6 / 8 * 2 * one_way_latency_ms / 1e3; }
-
 // Largest bandwidth-delay product over host-to-host paths (two LAN hops plus
 // the WAN hop); the TCP buffers need at least this to fill the pipe.
 double max_bdp_bytes(const Topology& t) {
@@ -304,41 +302,34 @@ std::uint64_t SimNetwork::queue_drops(const Link& l, bool host_side) const {
 }
 
 nlohmann::json SimNetwork::drops() const {
-  struct Sum {
-    std::uint64_t queue = 0, loss = 0;
-  };
-  std::vector<Sum> by_entry(entries_.size());
-  std::uint64_t at_switches = tc_drops_[1];
-  for (const auto& l : links_) {
-    const std::uint64_t q = queue_drops(l, false);
-    by_entry[l.entry].queue += q;
-    at_switches += q;
-  }
-  nlohmann::json classes = nlohmann::json::object(), links = nlohmann::json::array();
-  for (int c = 0; c < 2; ++c)
-    classes[c ? "wan" : "lan"] = {{"queue_drops", 0},
-                                  {"loss_drops", 0},
-                                  {"retransmitted_bytes", class_rtx_[c]},
-                                  {"retransmission_timeouts", class_rtos_[c]}};
+  std::vector<std::uint64_t> queue(entries_.size(), 0);
+  for (const auto& l : links_) queue[l.entry] += queue_drops(l, false);
+  std::uint64_t class_queue[2] = {0, 0}, class_loss[2] = {0, 0};  // [lan, wan]
+  nlohmann::json links = nlohmann::json::array();
   for (std::size_t i = 0; i < entries_.size(); ++i) {
     const Entry& e = entries_[i];
-    auto& c = classes[e.wan ? "wan" : "lan"];
-    c["queue_drops"] = c["queue_drops"].get<std::uint64_t>() + by_entry[i].queue;
-    c["loss_drops"] = c["loss_drops"].get<std::uint64_t>() + e.loss_drops;
+    class_queue[e.wan] += queue[i];
+    class_loss[e.wan] += e.loss_drops;
     links.push_back({{"link", e.name},
                      {"class", e.wan ? "wan" : "lan"},
                      {"segment_bytes", e.segment_bytes},
-                     {"queue_drops", by_entry[i].queue},
+                     {"queue_drops", queue[i]},
                      {"loss_drops", e.loss_drops},
                      {"retransmitted_bytes", e.retransmitted_bytes},
                      {"retransmission_timeouts", e.rtos}});
   }
+  auto link_class = [&](int c) {
+    return nlohmann::json{{"queue_drops", class_queue[c]},
+                          {"loss_drops", class_loss[c]},
+                          {"retransmitted_bytes", class_rtx_[c]},
+                          {"retransmission_timeouts", class_rtos_[c]}};
+  };
   return {{"dropped_at_sending_hosts", drops_at_sending_hosts()},
-          {"dropped_at_switches", at_switches},
+          {"dropped_at_switches", tc_drops_[1] + class_queue[0] + class_queue[1]},
           {"retransmitted_bytes", class_rtx_[0] + class_rtx_[1]},
           {"retransmission_timeouts", class_rtos_[0] + class_rtos_[1]},
-          {"lan", classes["lan"]},
-          {"wan", classes["wan"]},
+          {"lan", link_class(0)},
+          {"wan", link_class(1)},
           {"links", links}};
 }
 

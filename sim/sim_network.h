@@ -75,7 +75,6 @@ class SimNetwork {
   // Drops, retransmitted bytes and retransmission timeouts: in total, per
   // link class and per WAN link / DC LAN. For summary.json.
   nlohmann::json drops() const;
-  std::uint64_t drops_at_sending_hosts() const;
 
  private:
   // The windows that may arrive at a switch port at once: one per host of the
@@ -110,6 +109,7 @@ class SimNetwork {
   std::uint64_t send_buffer(double bdp_bytes, std::uint32_t segment) const;
   void set_bandwidth(Link& l, double mbps);
   std::uint64_t queue_drops(const Link& l, bool host_side) const;
+  std::uint64_t drops_at_sending_hosts() const;
 
   std::vector<Link> links_;
   std::vector<Entry> entries_;

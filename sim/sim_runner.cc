@@ -75,7 +75,7 @@ RunResult run_simulation(const Scenario& sc, const SimOptions& opt) {
     result.scenario = sc.resolved;
     result.timeline = monitor.timeline();
     result.drops = net.drops();
-    if (const auto n = net.drops_at_sending_hosts(); n > 0 && opt.progress)
+    if (const auto n = result.drops["dropped_at_sending_hosts"].get<std::uint64_t>(); n > 0 && opt.progress)
       std::fprintf(stderr,
                    "warning: %llu packets were dropped at their sending hosts, whose queues should never drop "
                    "(a bug in geotrain's simulated network: please report it); see summary.json \"drops\"\n",

@@ -15,20 +15,13 @@ struct Hop {
   double mbps, latency_ms;
 };
 
-const LinkSpec& wan_link(const Topology& t, int a, int b) {
-  for (const auto& w : t.wan)
-    if ((w.a == a && w.b == b) || (w.a == b && w.b == a)) return w.link;
-  throw std::invalid_argument("analytic model: no direct WAN link between DCs " + std::to_string(a) + " and " +
-                              std::to_string(b));
-}
-
 // Host in DC a to host in DC b: LAN, (WAN), LAN.
 std::vector<Hop> path(const Topology& t, int a, int b) {
   const LinkSpec& la = t.dcs[a].lan;
   const LinkSpec& lb = t.dcs[b].lan;
   std::vector<Hop> hops = {{la.bandwidth_mbps, la.latency_ms}};
   if (a != b) {
-    const LinkSpec& w = wan_link(t, a, b);
+    const LinkSpec w = wan_path(t, a, b);
     hops.push_back({w.bandwidth_mbps, w.latency_ms});
   }
   hops.push_back({lb.bandwidth_mbps, lb.latency_ms});

@@ -45,6 +45,10 @@ struct Topology {
   int total_workers() const;
 };
 
+// The WAN path between two DCs: bottleneck bandwidth and summed latency over
+// the fewest hops (a direct link keeps its loss and trace).
+LinkSpec wan_path(const Topology& t, int a, int b);
+
 // Bounds that keep every topology runnable by ns-3 (its DataRate is an integer
 // of bits per second; TCP gives up on paths much slower or longer than these)
 // and its validation fast: reading takes time linear in the links it expands to.

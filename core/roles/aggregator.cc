@@ -7,13 +7,10 @@ namespace geotrain {
 bool Aggregator::add(NodeId from, const Payload& p) {
   if (!pushed_.insert(from).second) return false;  // duplicate
   live_.insert(from);                              // it is alive, and will be acknowledged
-  if (!sum_) {
+  if (!sum_)
     sum_ = std::make_shared<Payload>(p);
-  } else {
-    add_scaled(sum_->blocks, p.blocks);
-    sum_->loss_sum += p.loss_sum;
-    sum_->contributors += p.contributors;
-  }
+  else
+    accumulate(*sum_, p);
   return complete();
 }
 

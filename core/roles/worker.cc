@@ -85,13 +85,10 @@ void Worker::finish_step() {
   }
   push_time_ = rt_.now();
   if (!ctx_.policy->waits_for_model()) {  // push and step on; a newer model is installed when it comes
-    if (backlog_) {  // the last push is not acknowledged yet: add to the next one instead of queueing
-      add_scaled(backlog_->blocks, update_->blocks);
-      backlog_->loss_sum += update_->loss_sum;
-      backlog_->contributors += update_->contributors;
-    } else {
+    if (backlog_)  // the last push is not acknowledged yet: add to the next one instead of queueing
+      accumulate(*backlog_, *update_);
+    else
       backlog_ = std::move(update_);
-    }
     if (!push_in_flight_) send_backlog();
     if (ctx_.policy->may_step(stats_.steps, slowest_))
       begin_step();

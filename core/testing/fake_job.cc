@@ -18,12 +18,11 @@ FakeJob::FakeJob(const Scenario& sc, Tracer* tracer)
       FakeWorld::Link l;
       l.latency_s = (la.latency_ms + lb.latency_ms) / 1e3;
       l.mbps = std::min(la.bandwidth_mbps, lb.bandwidth_mbps);
-      if (a.dc != b.dc)
-        for (const auto& w : t.wan)
-          if ((w.a == a.dc && w.b == b.dc) || (w.a == b.dc && w.b == a.dc)) {
-            l.latency_s += w.link.latency_ms / 1e3;
-            l.mbps = std::min(l.mbps, w.link.bandwidth_mbps);
-          }
+      if (a.dc != b.dc) {
+        const LinkSpec w = wan_path(t, a.dc, b.dc);
+        l.latency_s += w.latency_ms / 1e3;
+        l.mbps = std::min(l.mbps, w.bandwidth_mbps);
+      }
       world_.set_link(a.id, b.id, l);
     }
   world_.set_compute([this](NodeId id, const ComputeCost& c, TimeNs now, std::mt19937_64& rng) {
