@@ -78,7 +78,7 @@ void validate_deployment(const std::string& f) {
     return;
   }
   const Scenario s = load_scenario(c.scenario, c.sets);
-  const Deployment d = plan_deployment(s.topology, s.architecture);
+  const Deployment d = plan_deployment(s);
   if (d.nodes.size() != c.nodes.size())
     throw ConfigError(f, "/nodes",
                       "expected " + std::to_string(d.nodes.size()) + " endpoints, one per node of scenario \"" +

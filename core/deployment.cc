@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "core/policies/policy_registry.h"
+
 namespace geotrain {
 
 const char* to_string(Role r) {
@@ -9,11 +11,12 @@ const char* to_string(Role r) {
     case Role::kWorker: return "worker";
     case Role::kLocalServer: return "local_server";
     case Role::kGlobalServer: return "global_server";
+    case Role::kStateServer: return "state_server";
   }
   return "?";
 }
 
-Deployment plan_deployment(const Topology& t, const std::string& arch) {
+Deployment plan_deployment(const Topology& t, const std::string& arch, bool state_server) {
   if (arch != "hips" && arch != "flat") throw std::invalid_argument("unknown architecture '" + arch + "'");
   Deployment d;
   NodeSpec gs;
@@ -50,7 +53,21 @@ Deployment plan_deployment(const Topology& t, const std::string& arch) {
       d.nodes.push_back(ws);
     }
   }
+  if (state_server) {
+    NodeSpec ss;
+    ss.id = NodeId(d.nodes.size());
+    ss.role = Role::kStateServer;
+    ss.dc = t.global_server_dc;
+    ss.name = "state-server";
+    d.state_server = ss.id;
+    d.nodes.push_back(ss);
+  }
   return d;
+}
+
+Deployment plan_deployment(const Scenario& sc) {
+  const PolicyInfo* p = find_policy(sc.policy);
+  return plan_deployment(sc.topology, sc.architecture, p && p->make(sc.policy_params)->uses_state_server());
 }
 
 }  // namespace geotrain

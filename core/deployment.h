@@ -4,17 +4,20 @@
 //        DC that has workers; only local servers cross the WAN).
 //  flat: worker -> global server directly (MXNet-style PS across the WAN).
 // Node ids: the global server is 0, then per DC its local server (hips), then
-// its workers.
+// its workers; last, if the scenario's policy asks for one (esync, nbsync), the
+// state server, in the global server's DC: a node of its own that every worker
+// reports to and that no one else talks to (no parent, no children).
 #pragma once
 #include <string>
 #include <vector>
 
+#include "core/config/scenario.h"
 #include "core/config/topology.h"
 #include "core/message.h"
 
 namespace geotrain {
 
-enum class Role { kWorker, kLocalServer, kGlobalServer };
+enum class Role { kWorker, kLocalServer, kGlobalServer, kStateServer };
 const char* to_string(Role r);
 
 struct NodeSpec {
@@ -31,9 +34,13 @@ struct Deployment {
   std::vector<NodeSpec> nodes;  // index == id
   NodeId global_server = 0;
   std::vector<NodeId> workers;  // by worker index
+  NodeId state_server = -1;     // -1: none
 };
 
 // REQUIRES: architecture is "hips" or "flat".
-Deployment plan_deployment(const Topology& t, const std::string& architecture);
+Deployment plan_deployment(const Topology& t, const std::string& architecture, bool state_server = false);
+// The scenario's deployment: its topology, architecture, and a state server
+// when its policy needs one. What every runtime and command uses.
+Deployment plan_deployment(const Scenario& sc);
 
 }  // namespace geotrain

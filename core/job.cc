@@ -9,6 +9,7 @@
 #include "core/policies/policy_registry.h"
 #include "core/roles/global_server.h"
 #include "core/roles/local_server.h"
+#include "core/roles/state_server.h"
 #include "core/roles/worker.h"
 
 namespace geotrain {
@@ -55,7 +56,7 @@ std::vector<int> workers_per_dc(const Topology& t) {
 
 TrainingJob::TrainingJob(const Scenario& sc)
     : sc_(sc),
-      dep_(plan_deployment(sc.topology, sc.architecture)),
+      dep_(plan_deployment(sc)),
       data_(load_dataset(sc.dataset, sc.seed)),
       model_(make_model(sc.model, data_.train.features(), data_.train.classes)),
       shards_(partition(data_.train, sc.partition, workers_per_dc(sc.topology), sc.seed)),
@@ -76,11 +77,13 @@ std::unique_ptr<Actor> TrainingJob::make_actor(NodeId id, Runtime& rt, RunMonito
   ctx.policy = find_policy(sc_.policy)->make(sc_.policy_params);
   ctx.checkpoints = checkpoints;
   ctx.checkpoint_every = checkpoint_every;
+  ctx.state_server = dep_.state_server;
   const NodeSpec& n = dep_.nodes.at(id);
   switch (n.role) {
     case Role::kWorker: return std::make_unique<Worker>(rt, n, ctx);
     case Role::kLocalServer: return std::make_unique<LocalServer>(rt, n, ctx);
     case Role::kGlobalServer: return std::make_unique<GlobalServer>(rt, n, ctx);
+    case Role::kStateServer: return std::make_unique<StateServer>(rt, n, ctx);
   }
   throw std::logic_error("unknown role");
 }

@@ -10,6 +10,8 @@ const char* to_string(MsgKind k) {
     case MsgKind::kPullResponse: return "pull_response";
     case MsgKind::kControl: return "control";
     case MsgKind::kRelease: return "release";
+    case MsgKind::kStateReport: return "state_report";
+    case MsgKind::kStateReply: return "state_reply";
   }
   return "?";
 }

@@ -20,7 +20,10 @@ enum class MsgKind : std::uint8_t {
   kPullResponse,  // parameters
   kControl,       // small control messages (stop, hello, ...)
   kRelease,       // the slowest member's clock (steps the server has from it): policies that bound staleness
+  kStateReport,   // worker -> state server, before each step: round = local steps so far, step_s, transfer_s
+  kStateReply,    // state server -> worker: round = 1 "push now", 0 "one more local step"
 };
+constexpr MsgKind kLastMsgKind = MsgKind::kStateReply;
 const char* to_string(MsgKind k);
 
 enum class Channel : std::uint8_t { kReliable, kBestEffort };
@@ -39,6 +42,12 @@ struct Message {
   NodeId from = -1;
   NodeId to = -1;
   std::int64_t round = 0;
+  // Timings a few kinds carry. kStateReport: the sender's last step (compute)
+  // and its estimate of the time its update takes to reach the top server.
+  // kPullResponse: transfer_s = how long the sending server took to fetch
+  // these parameters from its own parent (0 at the top), so a worker can
+  // estimate the whole path's transfer time.
+  double step_s = 0, transfer_s = 0;
   Channel channel = Channel::kReliable;
   int priority = 0;                        // higher goes first among messages queued at one sender
   std::shared_ptr<const Payload> payload;  // may be null (acks, requests)

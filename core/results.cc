@@ -49,6 +49,8 @@ nlohmann::json summary_json(const RunResult& r) {
                        {"blocked_fraction", w.blocked_fraction}});
   j["workers"] = workers;
   j["staleness"] = r.staleness;
+  j["wan_syncs"] = r.wan_syncs;
+  j["state_server"] = r.state_server;
   j["faults"] = json::array();
   for (const auto& f : r.faults) j["faults"].push_back({{"time_s", f.time_s}, {"node", f.node}, {"event", f.event}});
   j["network"] = r.network;

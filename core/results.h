@@ -52,9 +52,11 @@ struct RunResult {
   std::uint64_t events = 0;
   std::vector<DcStats> dcs;
   std::vector<WorkerSummary> workers;
-  nlohmann::json staleness;  // {mean, max}: rounds applied between a push's model and its application
-  nlohmann::json network;    // runtime-specific settings that change results (segment size, ...)
-  nlohmann::json scenario;   // resolved scenario
+  nlohmann::json staleness;     // {mean, max}: rounds applied between a push's model and its application
+  std::int64_t wan_syncs = 0;   // pushes the global server accepted from children in other DCs
+  nlohmann::json state_server;  // {reports, push_now}, null when the policy has none
+  nlohmann::json network;       // runtime-specific settings that change results (segment size, ...)
+  nlohmann::json scenario;      // resolved scenario
   std::vector<TimelineRow> timeline;
   std::vector<FaultEvent> faults;
   // Why the run ended before its stop condition ("" = it reached it): training

@@ -17,7 +17,14 @@ void assemble_role_reports(const Scenario& sc, const Deployment& dep, const std:
     if (n.role == Role::kGlobalServer) {
       r->rounds = j.value("rounds", r->rounds);
       r->staleness = {{"mean", j.value("staleness_mean", 0.0)}, {"max", j.value("staleness_max", 0)}};
+      r->wan_syncs = 0;
+      if (j.contains("pushes_by_child"))
+        for (const auto& [child, count] : j["pushes_by_child"].items())
+          if (dep.nodes.at(std::stoul(child)).dc != n.dc) r->wan_syncs += count.get<std::int64_t>();
     }
+    if (n.role == Role::kStateServer)
+      r->state_server = {{"reports", j.value("reports", std::int64_t{0})},
+                         {"push_now", j.value("push_now", std::int64_t{0})}};
     if (n.role != Role::kWorker) continue;
     const double t = std::max(1e-9, rr.run_s);
     WorkerSummary w;

@@ -14,6 +14,7 @@ enum class TraceKind : std::uint8_t {
   kWorkerAcked,    // worker received the push ack for round r
   kLocalPushed,    // local server pushed its DC's aggregate of round r upstream
   kGlobalApplied,  // global server applied round r
+  kWorkerPushed,   // worker pushed an update made for round r
 };
 
 class Tracer {

@@ -1,5 +1,6 @@
 #include "core/wire.h"
 
+#include <cmath>
 #include <cstring>
 
 #include "core/block_pool.h"
@@ -80,6 +81,8 @@ ByteSpans encode_message_spans(const Message& m) {
   w.put<std::int32_t>(m.from);
   w.put<std::int32_t>(m.to);
   w.put<std::int64_t>(m.round);
+  w.put<double>(m.step_s);
+  w.put<double>(m.transfer_s);
   w.put<std::uint8_t>(m.payload ? 1 : 0);
   if (m.payload) {
     w.put<double>(m.payload->loss_sum);
@@ -121,8 +124,9 @@ Message decode_message(const std::uint8_t* data, std::size_t size) {
 }
 
 namespace {
-constexpr std::size_t kFixedBytes = 1 + 1 + 4 + 4 + 4 + 8 + 1;
+constexpr std::size_t kFixedBytes = 1 + 1 + 4 + 4 + 4 + 8 + 8 + 8 + 1;
 constexpr std::size_t kPayloadHeaderBytes = 8 + 4 + 4;
+static_assert(kFixedBytes <= 48, "MessageAssembler::small_ holds the message header");
 }  // namespace
 
 MessageAssembler::MessageAssembler(std::size_t total) : total_(total), small_want_(kFixedBytes) {}
@@ -152,7 +156,7 @@ void MessageAssembler::field_complete() {
   switch (state_) {
     case State::kFixed: {
       const auto kind = r.get<std::uint8_t>();
-      if (kind > std::uint8_t(MsgKind::kRelease)) throw WireError("unknown message kind");
+      if (kind > std::uint8_t(kLastMsgKind)) throw WireError("unknown message kind");
       msg_.kind = MsgKind(kind);
       const auto ch = r.get<std::uint8_t>();
       if (ch > std::uint8_t(Channel::kBestEffort)) throw WireError("unknown channel");
@@ -161,6 +165,9 @@ void MessageAssembler::field_complete() {
       msg_.from = r.get<std::int32_t>();
       msg_.to = r.get<std::int32_t>();
       msg_.round = r.get<std::int64_t>();
+      msg_.step_s = r.get<double>();
+      msg_.transfer_s = r.get<double>();
+      if (!std::isfinite(msg_.step_s) || !std::isfinite(msg_.transfer_s)) throw WireError("non-finite timing");
       const auto has = r.get<std::uint8_t>();
       if (has > 1) throw WireError("bad payload flag");
       if (has) {

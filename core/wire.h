@@ -1,6 +1,6 @@
 // Byte encoding of a Message for real networks (simulation never serialises).
 // Layout, little-endian: u8 kind, u8 channel, i32 priority, i32 from, i32 to,
-// i64 round, u8 has_payload, then if present: f64 loss_sum, i32 contributors,
+// i64 round, f64 step_s, f64 transfer_s, u8 has_payload, then if present: f64 loss_sum, i32 contributors,
 // u32 block count, per block: u32 key, u32 n, n x f32.
 // decode() validates every length against the buffer and throws WireError on
 // anything malformed: a hostile peer cannot make it read out of bounds.
@@ -51,7 +51,7 @@ class MessageAssembler {
   void field_complete();
   std::size_t total_, consumed_ = 0;
   State state_ = State::kFixed;
-  std::uint8_t small_[32];
+  std::uint8_t small_[48];  // the largest fixed field group (the message header)
   std::size_t small_want_, small_have_ = 0;
   std::uint8_t* data_ = nullptr;
   std::size_t data_left_ = 0;

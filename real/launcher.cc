@@ -66,7 +66,7 @@ std::uint16_t free_port(asio::io_context& io, std::mt19937& rng) {
 RunResult merge_node_reports(const std::string& scenario, const std::vector<std::string>& sets, const std::string& out,
                              const std::vector<LauncherEvent>& events) {
   const Scenario sc = load_scenario(scenario, sets);
-  const Deployment dep = plan_deployment(sc.topology, sc.architecture);
+  const Deployment dep = plan_deployment(sc);
   RunResult r;
   r.runtime = "real";
   r.scenario_name = sc.name;
@@ -141,7 +141,7 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
   const auto t0 = Clock::now();
   const StopSignals stop_signals;  // Ctrl-C: children stopped, relays closed, namespaces removed
   const Scenario sc = load_scenario(scenario, sets);
-  const Deployment dep = plan_deployment(sc.topology, sc.architecture);
+  const Deployment dep = plan_deployment(sc);
   if (opt.fault.kill_node >= int(dep.nodes.size())) {
     std::string ids;
     for (std::size_t i = 0; i < dep.nodes.size() && i < 20; ++i)

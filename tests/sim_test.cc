@@ -97,7 +97,7 @@ namespace {
 
 TEST(Sim, CentralPartyWorkersTrainThroughALocalServerInTheCentralDc) {
   const Scenario sc = testing::small_scenario("hips", {"topology.dcs.0.workers=2", "topology.dcs.0.worker_gflops=5"});
-  const Deployment dep = plan_deployment(sc.topology, sc.architecture);
+  const Deployment dep = plan_deployment(sc);
   EXPECT_EQ(dep.workers.size(), 6u);
   const RunResult r = sim::run_simulation(sc);
   EXPECT_EQ(r.worker_steps, 6 * r.rounds);

@@ -26,7 +26,7 @@ std::vector<Delivery> deliver_all(const Scenario& sc, const std::vector<Message>
                                   const std::vector<double>& at_s = {}) {
   std::vector<Delivery> got;
   {
-    const Deployment dep = plan_deployment(sc.topology, sc.architecture);
+    const Deployment dep = plan_deployment(sc);
     sim::SimNetwork net(sc, dep);
     sim::SimTransport transport(net, [&got](const Message& m) {
       got.push_back({ns3::Simulator::Now().GetNanoSeconds(), m});

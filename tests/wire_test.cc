@@ -19,6 +19,8 @@ Message sample() {
   Message m = make_message(MsgKind::kPullResponse, 2, 5, 42, p);
   m.priority = -3;
   m.channel = Channel::kBestEffort;
+  m.step_s = 0.375;
+  m.transfer_s = 1.5e-3;
   return m;
 }
 
@@ -30,6 +32,8 @@ TEST(Wire, MessageRoundTrip) {
   EXPECT_EQ(d.from, 2);
   EXPECT_EQ(d.to, 5);
   EXPECT_EQ(d.round, 42);
+  EXPECT_EQ(d.step_s, 0.375);
+  EXPECT_EQ(d.transfer_s, 1.5e-3);
   EXPECT_EQ(d.priority, -3);
   EXPECT_EQ(d.channel, Channel::kBestEffort);
   EXPECT_EQ(d.wire_bytes, m.wire_bytes);
@@ -56,7 +60,7 @@ TEST(Wire, EveryTruncationAndRandomCorruptionIsRejectedWithoutCrashing) {
   int rejected = 0;
   for (int i = 0; i < 2000; ++i) {
     auto bad = good;
-    for (int k = 0; k < 4; ++k) bad[rng() % 40] = std::uint8_t(rng());  // header and block counts
+    for (int k = 0; k < 4; ++k) bad[rng() % 64] = std::uint8_t(rng());  // header, payload header, first block header
     try {
       decode_message(bad.data(), bad.size());
     } catch (const WireError&) {

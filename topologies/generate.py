@@ -27,19 +27,19 @@ def latency_ms(a, b):
     return round(d / 200 * 1.4 + 2, 1)
 
 
-def topology(name, description, dcs, gs, bandwidth):
-    """dcs: [(region, workers, gflops)], bandwidth(a, b) -> Mbps."""
+def topology(name, description, dcs, gs, bandwidth, latency=latency_ms, speed="worker_gflops"):
+    """dcs: [(region, workers, speed)], bandwidth(a, b) -> Mbps, latency(a, b) -> ms one way."""
     names = [d[0] for d in dcs]
     links = []
     for i, a in enumerate(names):
         for b in names[i + 1:]:
-            links.append({"between": [a, b], "bandwidth_mbps": bandwidth(a, b), "latency_ms": latency_ms(a, b)})
+            links.append({"between": [a, b], "bandwidth_mbps": bandwidth(a, b), "latency_ms": latency(a, b)})
     return {
         "$schema": "./topology.schema.json",
         "name": name,
         "description": description,
         "lan": {"bandwidth_mbps": 10000, "latency_ms": 0.05},
-        "dcs": [{"name": r, "workers": w, "worker_gflops": g} for r, w, g in dcs],
+        "dcs": [{"name": r, "workers": w, speed: g} for r, w, g in dcs],
         "global_server_dc": gs,
         "wan": {"links": links},
     }
@@ -71,3 +71,14 @@ write(topology("8dc-hetero", "Eight regions with heterogeneous DCs: 1 to 8 worke
 write(topology("16dc", "Sixteen regions worldwide, 2 workers each at 10 GFLOP/s, 100 Mbps between every pair: "
                "a scale test for the simulator and for policies that reduce WAN rounds.",
                [(r, 2, 10) for r in REGIONS], "us-east", lambda a, b: 100))
+
+# The policy comparison (scenarios/hetero-4dc-*.json, fastwan-4dc-*.json): 4 DCs of 2 workers whose
+# steps of 32 samples take 0.1, 0.125, 0.25 and 1 s (a 10x spread), every pair 10 ms apart, and a
+# 50 Mbps or a 10 Gbps WAN. With the scenarios' 610k-parameter MLP a bsp round over the thin WAN
+# spends about as long in the WAN as in the slowest step.
+HETERO_4DC = [("dc-a", 2, 320), ("dc-b", 2, 256), ("dc-c", 2, 128), ("dc-d", 2, 32)]
+write(topology("hetero-4dc", "Four DCs of 2 workers, steps of 0.1, 0.125, 0.25 and 1 s (32 samples): a 10x compute "
+               "spread; every pair 50 Mbps, 10 ms one way. The global and state servers are in dc-a.",
+               HETERO_4DC, "dc-a", lambda a, b: 50, lambda a, b: 10, "worker_samples_per_s"))
+write(topology("fastwan-4dc", "hetero-4dc with a 10 Gbps WAN: the same 10x compute spread, every pair 10 Gbps, "
+               "10 ms one way.", HETERO_4DC, "dc-a", lambda a, b: 10000, lambda a, b: 10, "worker_samples_per_s"))

@@ -13,8 +13,12 @@ class Asp : public SyncPolicy {
 }  // namespace
 
 PolicyInfo asp_policy() {
-  return {"asp", {},       "asynchronous: the server applies each push as it arrives; workers never wait",
-          {},    {"flat"}, [](const PolicyParams&) { return std::make_unique<Asp>(); }};
+  return {"asp",
+          {},
+          "asynchronous: the server applies each push as it arrives; workers never wait",
+          {},
+          {"hips", "flat"},
+          [](const PolicyParams&) { return std::make_unique<Asp>(); }};
 }
 
 }  // namespace geotrain

@@ -2,17 +2,16 @@
 
 #include "core/policies/asp.h"
 #include "core/policies/bsp.h"
+#include "core/policies/esync.h"
 #include "core/policies/local_sgd.h"
+#include "core/policies/nbsync.h"
 #include "core/policies/ssp.h"
 
 namespace geotrain {
 
 const std::vector<PolicyInfo>& policy_registry() {
   static const std::vector<PolicyInfo> registry = {
-      bsp_policy(),
-      asp_policy(),
-      ssp_policy(),
-      local_sgd_policy(),
+      bsp_policy(), asp_policy(), ssp_policy(), local_sgd_policy(), esync_policy(), nbsync_policy(),
   };
   return registry;
 }

@@ -6,6 +6,10 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <map>
+
+#include "core/message.h"
+#include "core/time.h"
 
 namespace geotrain {
 
@@ -14,6 +18,16 @@ struct RoundView {
   std::size_t pushed = 0;        // members that pushed into the open round
   std::size_t live = 0;          // members not reported down
   bool all_live_pushed = false;  // every live member is among those that pushed
+};
+
+// What a state server knows of one worker (ESync-style balancing): its
+// latest report, made before each of its steps.
+struct WorkerState {
+  std::int64_t k = 0;            // local steps done in its current local round
+  double step_s = 0;             // its last step's compute time (0: none yet)
+  double transfer_s = 0;         // its estimate of the time its update takes to reach the top
+  TimeNs reported_at = 0;        // when the report arrived: its current step began about then
+  std::int64_t pushes_told = 0;  // "push now" replies it has had (local rounds it closed)
 };
 
 class SyncPolicy {
@@ -49,6 +63,23 @@ class SyncPolicy {
   // scenario's optimiser.
   virtual bool pushes_model_delta() const { return false; }
   virtual double global_lr() const { return 1.0; }
+  // Worker that pushes model deltas and does not wait for the model: while its
+  // push is in flight it steps on from a snapshot w_snap of the model it pushed
+  // from; the new global model w_g is merged as w = w_g + (w - w_snap).
+  // (Such a worker never has more than one push in flight.)
+
+  // Does the deployment have a state server, which each worker (of a policy
+  // that steps locally) reports to before every step? It then ends a local
+  // round when the state server says so (push_now), not after local_steps().
+  virtual bool uses_state_server() const { return false; }
+  // State server: worker `r` (whose report just arrived, at `now`) asks
+  // whether to push now or take one more local step.
+  virtual bool push_now(const std::map<NodeId, WorkerState>& workers, NodeId r, TimeNs now) const {
+    (void)workers;
+    (void)r;
+    (void)now;
+    return true;
+  }
 };
 
 }  // namespace geotrain

@@ -35,6 +35,7 @@ void GlobalServer::on_message(const Message& msg) {
       }
       clocks_[msg.from] += msg.payload->contributors;
       ++pushes_;
+      ++pushes_by_child_[msg.from];
       staleness_sum_ += rounds_ - msg.round;
       staleness_max_ = std::max(staleness_max_, rounds_ - msg.round);
       if (agg_.add(msg.from, *msg.payload)) apply_round();
@@ -75,7 +76,10 @@ void GlobalServer::finish(TimeNs now) {
 }
 
 nlohmann::json GlobalServer::report(TimeNs) const {
+  nlohmann::json by_child = nlohmann::json::object();
+  for (const auto& [c, n] : pushes_by_child_) by_child[std::to_string(c)] = n;
   return {{"rounds", rounds_},
+          {"pushes_by_child", by_child},
           {"restored_rounds", restored_rounds_},
           {"pushes", pushes_},
           {"staleness_mean", pushes_ > 0 ? double(staleness_sum_) / double(pushes_) : 0.0},

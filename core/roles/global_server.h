@@ -36,7 +36,7 @@ class GlobalServer : public Actor {
   double last_train_loss() const { return last_loss_; }
   std::int64_t restored_rounds() const { return restored_rounds_; }
   void finish(TimeNs now) override;  // the monitor's final evaluation
-  // {rounds, restored_rounds, pushes, staleness_mean, staleness_max}.
+  // {rounds, pushes_by_child, restored_rounds, pushes, staleness_mean, staleness_max}.
   nlohmann::json report(TimeNs now) const override;
 
  private:
@@ -61,6 +61,7 @@ class GlobalServer : public Actor {
   std::int64_t announced_ = 0;             // the slowest clock last announced
   // Accepted pushes and their staleness: rounds applied since the sender's model.
   std::int64_t pushes_ = 0, staleness_sum_ = 0, staleness_max_ = 0;
+  std::map<NodeId, std::int64_t> pushes_by_child_;
 };
 
 }  // namespace geotrain

@@ -1,5 +1,7 @@
 #include "core/roles/local_server.h"
 
+#include <algorithm>
+
 namespace geotrain {
 
 LocalServer::LocalServer(Runtime& rt, const NodeSpec& spec, const RoleContext& ctx)
@@ -16,8 +18,17 @@ void LocalServer::push_upstream() {
   rt_.send(make_message(MsgKind::kPush, spec_.id, spec_.parent, inflight_round_, inflight_));
 }
 
+void LocalServer::pull_upstream(std::int64_t round) {
+  pull_sent_ = rt_.now();
+  rt_.send(make_message(MsgKind::kPullRequest, spec_.id, spec_.parent, round));
+}
+
 void LocalServer::on_peer_down(NodeId worker) {
-  if (agg_.drop(worker)) push_upstream();
+  if (!agg_.drop(worker)) return;
+  if (inflight_ || awaiting_params_)
+    pending_ = true;
+  else
+    push_upstream();
 }
 
 void LocalServer::on_peer_up(NodeId worker) { tell_round(worker); }
@@ -31,12 +42,12 @@ void LocalServer::tell_round(NodeId worker) {
 void LocalServer::rejoin() {
   adopt_ = true;
   awaiting_params_ = true;
-  rt_.send(make_message(MsgKind::kPullRequest, spec_.id, spec_.parent, collecting_));
+  pull_upstream(collecting_);
 }
 
 void LocalServer::resync(std::int64_t server_round) {
   if (awaiting_params_) {  // the pull may have died with the old server
-    rt_.send(make_message(MsgKind::kPullRequest, spec_.id, spec_.parent, inflight_round_));
+    pull_upstream(inflight_round_);
     return;
   }
   if (!inflight_) return;  // still collecting from workers: nothing was lost upstream
@@ -45,7 +56,7 @@ void LocalServer::resync(std::int64_t server_round) {
   } else if (inflight_round_ < server_round) {  // applied, but the ack was lost
     inflight_.reset();
     awaiting_params_ = true;
-    rt_.send(make_message(MsgKind::kPullRequest, spec_.id, spec_.parent, inflight_round_));
+    pull_upstream(inflight_round_);
   }
 }
 
@@ -56,19 +67,27 @@ void LocalServer::on_message(const Message& msg) {
         if (msg.round < collecting_) tell_round(msg.from);  // a round closed without it: it was stalled
         break;
       }
-      if (agg_.add(msg.from, *msg.payload)) push_upstream();
+      if (agg_.add(msg.from, *msg.payload)) {
+        if (inflight_ || awaiting_params_)
+          pending_ = true;  // asynchronous policies: goes up once the one in flight is through
+        else
+          push_upstream();
+      }
       break;
-    case MsgKind::kPushAck:  // from the global server: the global round is done
-      if (msg.round != inflight_round_ || !inflight_) break;
+    case MsgKind::kPushAck:  // from the global server: our push is applied (under bsp: the global round is done)
+      if (!inflight_ || !ctx_.policy->accepts(inflight_round_, msg.round)) break;
       inflight_.reset();
       awaiting_params_ = true;
-      rt_.send(make_message(MsgKind::kPullRequest, spec_.id, spec_.parent, msg.round));
+      pull_upstream(msg.round);
       break;
     case MsgKind::kPullResponse:  // new global parameters: release the workers
       if (!awaiting_params_) break;
       awaiting_params_ = false;
       params_ = msg.payload;
-      if (adopt_ || msg.round > collecting_) {
+      fetch_s_ = to_seconds(rt_.now() - pull_sent_) + msg.transfer_s;
+      // (Asynchronous policies accept pushes from behind: a server that moved
+      // on is normal for them, and nothing collected is obsolete.)
+      if (adopt_ || (msg.round > collecting_ && !ctx_.policy->accepts(collecting_, msg.round))) {
         // Behind the global server (stalled, dropped, restarted): what was being
         // collected is obsolete. Adopt the server's round; every worker is told it
         // and pulls (those waiting for an ack treat it as the ack).
@@ -79,18 +98,27 @@ void LocalServer::on_message(const Message& msg) {
         for (NodeId w : spec_.children) tell_round(w);
         break;
       }
+      collecting_ = std::max(collecting_, msg.round);
       for (NodeId w : to_ack_)
         if (agg_.is_live(w)) rt_.send(make_message(MsgKind::kPushAck, spec_.id, w, inflight_round_));
       to_ack_.clear();
+      if (pending_) {
+        pending_ = false;
+        push_upstream();
+      }
       break;
     case MsgKind::kPullRequest:  // from a worker, after its ack (or rejoining)
       if (!agg_.is_live(msg.from)) agg_.readmit(msg.from);
-      rt_.send(make_message(MsgKind::kPullResponse, spec_.id, msg.from, collecting_, params_));
-      break;
+      {
+        Message m = make_message(MsgKind::kPullResponse, spec_.id, msg.from, collecting_, params_);
+        m.transfer_s = fetch_s_;
+        rt_.send(std::move(m));
+        break;
+      }
     case MsgKind::kControl:  // a restarted global server asks where we are
       resync(msg.round);
       break;
-    case MsgKind::kRelease: break;  // for workers of policies that bound staleness
+    default: break;  // kRelease, state-server traffic: for workers only
   }
 }
 

@@ -1,8 +1,11 @@
-// A DC's local server (HiPS lower tier) under FSA: sums its live workers' pushes
-// for the round it is collecting, pushes the sum to the global server, pulls
-// the new parameters once the global round is acknowledged, and only then
-// acknowledges the workers that contributed and serves their pulls
-// (REFERENCE.md section 1).
+// A DC's local server (HiPS lower tier): sums its live workers' pushes for the
+// round it is collecting until its SyncPolicy calls the round complete, pushes
+// the sum to the global server, pulls the new parameters once the push is
+// acknowledged, and only then acknowledges the workers that contributed and
+// serves their pulls (REFERENCE.md section 1). One push is in flight at a
+// time: under an asynchronous policy (asp) pushes that arrive meanwhile are
+// summed and go up as soon as it is through, and the global server moving
+// ahead of the local one is normal, not a sign of having fallen behind.
 //
 // Faults: a worker reported down is no longer waited for; a worker that pulls
 // while not live is readmitted (it rejoined) and told which round is being
@@ -34,6 +37,7 @@ class LocalServer : public Actor {
 
  private:
   void push_upstream();
+  void pull_upstream(std::int64_t round);
   void resync(std::int64_t server_round);
   void tell_round(NodeId worker);
   Runtime& rt_;
@@ -47,6 +51,11 @@ class LocalServer : public Actor {
   std::vector<NodeId> to_ack_;    // contributors of the round in flight
   bool awaiting_params_ = false;  // acknowledged upstream, pull sent, no parameters yet
   bool adopt_ = false;            // a restarted process: adopt the workers once the parameters arrive
+  bool pending_ = false;          // a complete sum waits for the push in flight (asynchronous policies)
+  // How long the last upstream pull took: passed on with every pull response
+  // (transfer_s), so workers can estimate their whole path's transfer time.
+  TimeNs pull_sent_ = 0;
+  double fetch_s_ = 0;
 };
 
 }  // namespace geotrain

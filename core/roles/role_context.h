@@ -27,6 +27,7 @@ struct RoleContext {
   // Global server only, may be null: where to persist, and how often to snapshot.
   CheckpointStore* checkpoints = nullptr;
   std::int64_t checkpoint_every = 0;
+  NodeId state_server = -1;  // the deployment's state server, -1 if none
 };
 
 }  // namespace geotrain

@@ -17,8 +17,8 @@ void Worker::start() { begin_step(); }
 
 WorkerStats Worker::stats_at(TimeNs now) const {
   WorkerStats s = stats_;
-  if (waiting_ack_ || waiting_params_ || held_)
-    s.blocked_ns += std::max<TimeNs>(0, now - push_time_);
+  if (blocked_)
+    s.blocked_ns += std::max<TimeNs>(0, now - blocked_since_);
   else
     s.busy_ns += std::max<TimeNs>(0, now - step_start_);
   return s;
@@ -33,9 +33,24 @@ nlohmann::json Worker::report(TimeNs now) const {
           {"round", round_}};
 }
 
+void Worker::block() {
+  blocked_ = true;
+  blocked_since_ = rt_.now();
+}
+
+void Worker::unblock() {
+  if (blocked_) stats_.blocked_ns += rt_.now() - blocked_since_;
+  blocked_ = false;
+}
+
 void Worker::rejoin() {
-  push_time_ = rt_.now();
+  block();
   waiting_params_ = true;
+  pull();
+}
+
+void Worker::pull() {
+  pull_sent_ = rt_.now();
   rt_.send(make_message(MsgKind::kPullRequest, spec_.id, spec_.parent, round_));
 }
 
@@ -52,6 +67,12 @@ const std::vector<int>& Worker::next_batch() {
 
 void Worker::begin_step() {
   step_start_ = rt_.now();
+  if (ctx_.policy->uses_state_server() && local_done_ == 0) {  // a local round begins: tell the state server
+    Message m = make_message(MsgKind::kStateReport, spec_.id, ctx_.state_server, 0);
+    m.step_s = last_step_s_;
+    m.transfer_s = transfer_s_;
+    rt_.send(std::move(m));
+  }
   const ComputeCost cost{ctx_.model->train_flops_per_sample() * ctx_.batch_size, ctx_.batch_size};
   rt_.compute(
       cost, [this] { compute_update(); }, [this] { finish_step(); });
@@ -68,53 +89,101 @@ void Worker::compute_update() {
 
 void Worker::finish_step() {
   stats_.busy_ns += rt_.now() - step_start_;
+  last_step_s_ = to_seconds(rt_.now() - step_start_);
   ++stats_.steps;
   if (ctx_.tracer) ctx_.tracer->record(rt_.now(), spec_.id, TraceKind::kStepDone, round_);
-  if (local_opt_) {  // a local step: apply it; after the policy's count, push the model's change
+  if (local_opt_) {  // a local step: apply it; push the model's change when the round ends
     local_opt_->apply(params_, update_->blocks);
     local_loss_ += update_->loss_sum;
-    if (++local_done_ < ctx_.policy->local_steps()) return begin_step();
-    auto change = std::make_shared<Payload>();
-    change->blocks = params_;
-    add_scaled(change->blocks, global_, -1.0f);
-    change->loss_sum = local_loss_ / local_done_;
-    change->contributors = 1;
-    update_ = std::move(change);
-    local_done_ = 0;
-    local_loss_ = 0;
+    ++local_done_;
+    if (ready_) return push_in_flight_ ? begin_step() : end_local_round();
+    if (ctx_.policy->uses_state_server()) {  // its answer ends the round or asks for one more step
+      asking_ = true;
+      block();
+      Message m = make_message(MsgKind::kStateReport, spec_.id, ctx_.state_server, local_done_);
+      m.step_s = last_step_s_;
+      m.transfer_s = transfer_s_;
+      rt_.send(std::move(m));
+      return;
+    }
+    if (local_done_ < ctx_.policy->local_steps()) return begin_step();
+    return end_local_round();
   }
-  push_time_ = rt_.now();
   if (!ctx_.policy->waits_for_model()) {  // push and step on; a newer model is installed when it comes
     if (backlog_)  // the last push is not acknowledged yet: add to the next one instead of queueing
       accumulate(*backlog_, *update_);
     else
       backlog_ = std::move(update_);
     if (!push_in_flight_) send_backlog();
-    if (ctx_.policy->may_step(stats_.steps, slowest_))
-      begin_step();
-    else
-      held_ = true;  // too far ahead of the slowest worker: wait for a kRelease
+    if (ctx_.policy->may_step(stats_.steps, slowest_)) return begin_step();
+    held_ = true;  // too far ahead of the slowest worker: wait for a kRelease
+    block();
     return;
   }
-  pushed_ = std::move(update_);
+  push_and_wait(std::move(update_));
+}
+
+void Worker::end_local_round() {
+  const bool waits = ctx_.policy->waits_for_model();
+  if (!waits && push_in_flight_) {  // the previous round's model is not merged yet: step on, push after it
+    ready_ = true;
+    return begin_step();
+  }
+  ready_ = false;
+  auto change = std::make_shared<Payload>();
+  change->blocks = params_;
+  add_scaled(change->blocks, global_, -1.0f);
+  change->loss_sum = local_loss_ / local_done_;
+  change->contributors = 1;
+  local_done_ = 0;
+  local_loss_ = 0;
+  if (waits) return push_and_wait(std::move(change));
+  snapshot_ = params_;  // progress from here on is merged onto the next global model
+  push_in_flight_ = true;
+  ++stats_.pushes;
+  if (ctx_.tracer) ctx_.tracer->record(rt_.now(), spec_.id, TraceKind::kWorkerPushed, round_);
+  rt_.send(make_message(MsgKind::kPush, spec_.id, spec_.parent, round_, std::move(change)));
+  begin_step();
+}
+
+void Worker::push_and_wait(std::shared_ptr<const Payload> update) {
+  block();
+  pushed_ = std::move(update);
   waiting_ack_ = true;
   ++stats_.pushes;
+  if (ctx_.tracer) ctx_.tracer->record(rt_.now(), spec_.id, TraceKind::kWorkerPushed, round_);
   rt_.send(make_message(MsgKind::kPush, spec_.id, spec_.parent, round_, pushed_));
 }
 
 void Worker::send_backlog() {
   push_in_flight_ = true;
   ++stats_.pushes;
+  if (ctx_.tracer) ctx_.tracer->record(rt_.now(), spec_.id, TraceKind::kWorkerPushed, round_);
   rt_.send(make_message(MsgKind::kPush, spec_.id, spec_.parent, round_, std::move(backlog_)));
+}
+
+void Worker::install(const Message& response) {
+  transfer_s_ = to_seconds(rt_.now() - pull_sent_) + response.transfer_s;
+  const ParamSet& w = response.payload->blocks;
+  if (local_opt_ && pulling_) {  // stepping on since the push: w = w_g + (w - w_snap)
+    add_scaled(params_, w, 1.0f);
+    add_scaled(params_, snapshot_, -1.0f);
+  } else {
+    params_ = w;
+  }
+  if (local_opt_) global_ = w;
+  round_ = response.round;
 }
 
 void Worker::on_message(const Message& msg) {
   switch (msg.kind) {
     case MsgKind::kPushAck:
       if (!ctx_.policy->waits_for_model()) {  // the server has a newer model: fetch it, once at a time
-        push_in_flight_ = false;
-        if (backlog_) send_backlog();
-        if (!pulling_) rt_.send(make_message(MsgKind::kPullRequest, spec_.id, spec_.parent, round_));
+        if (!local_opt_) {                    // gradients: the next push may go now
+          push_in_flight_ = false;
+          if (backlog_) send_backlog();
+        }
+        if (!pulling_) pull();
         pulling_ = true;
         break;
       }
@@ -123,34 +192,41 @@ void Worker::on_message(const Message& msg) {
       waiting_params_ = true;
       pushed_.reset();
       if (ctx_.tracer) ctx_.tracer->record(rt_.now(), spec_.id, TraceKind::kWorkerAcked, msg.round);
-      rt_.send(make_message(MsgKind::kPullRequest, spec_.id, spec_.parent, round_));
+      pull();
       break;
     case MsgKind::kPullResponse:
       if (pulling_) {  // not waiting: install it for the next step
+        install(msg);
         pulling_ = false;
-        params_ = msg.payload->blocks;
-        round_ = msg.round;
+        if (local_opt_) push_in_flight_ = false;  // merged: the next local round may push
         break;
       }
       if (!waiting_params_) break;
       waiting_params_ = false;
-      params_ = msg.payload->blocks;
-      if (local_opt_) global_ = params_;
-      stats_.blocked_ns += rt_.now() - push_time_;
-      round_ = msg.round;  // the round the server collects next
+      install(msg);
+      unblock();
       begin_step();
+      break;
+    case MsgKind::kStateReply:  // the state server's answer: push now (1) or one more step (0)
+      if (!asking_) break;
+      asking_ = false;
+      unblock();
+      if (msg.round == 1)
+        end_local_round();
+      else
+        begin_step();
       break;
     case MsgKind::kRelease:  // the slowest worker's clock advanced
       slowest_ = std::max(slowest_, msg.round);
       if (held_ && ctx_.policy->may_step(stats_.steps, slowest_)) {
         held_ = false;
-        stats_.blocked_ns += rt_.now() - push_time_;
+        unblock();
         begin_step();
       }
       break;
     case MsgKind::kControl:   // restarted server at round msg.round
       if (waiting_params_) {  // the pull may have died with the old server
-        rt_.send(make_message(MsgKind::kPullRequest, spec_.id, spec_.parent, round_));
+        pull();
         break;
       }
       if (!waiting_ack_) break;
@@ -160,7 +236,7 @@ void Worker::on_message(const Message& msg) {
         waiting_ack_ = false;
         waiting_params_ = true;
         pushed_.reset();
-        rt_.send(make_message(MsgKind::kPullRequest, spec_.id, spec_.parent, round_));
+        pull();
       }
       break;
     default: break;

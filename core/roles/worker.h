@@ -1,13 +1,22 @@
-// A worker: computes a step on its shard with the parameters it holds, pushes
-// the update to its parent (local server, or the global server in flat), waits
-// for the push ack, pulls, installs the parameters (and the round number the
-// server is collecting), repeats. If its SyncPolicy does not wait for the
-// model, it steps on after each push (updates made while a push is in flight
-// are summed into the next one) and an ack makes it pull the newer model,
-// installed for the step after it arrives. Tracks how long it computed (busy) and how
-// long it waited for the round trip (blocked). rejoin() (a restarted process)
-// pulls the current model before its first step. A kControl from its parent
-// (a restarted global server, in flat) re-sends an unacknowledged push.
+// A worker: computes steps on its shard and pushes to its parent (its DC's
+// local server in hips, the global server in flat). What it pushes, when, and
+// whether it waits is its SyncPolicy's decision; the mechanism is here:
+//  - Waiting policies (bsp, local_sgd, esync): push, wait for the ack, pull,
+//    install the model (and the round the server collects next), step again.
+//  - Gradient policies that do not wait (asp, ssp): push after every step and
+//    step on; updates made while a push is in flight are summed into the next
+//    one; an ack makes it pull the newer model, installed for the step after
+//    it arrives; ssp's may_step() holds it until a kRelease.
+//  - Local-step policies (local_sgd, esync, nbsync) apply each step with the
+//    worker's own optimiser and push the model's change since the last global
+//    model, after local_steps() steps or when the state server says so (it is
+//    asked after every step, and told before each round's first). One that does
+//    not wait (nbsync) steps on from a snapshot while its push is in flight and
+//    merges the new global model as w = w_g + (w - w_snap).
+// Tracks how long it computed (busy) and how long it waited (blocked: for a
+// model, for the state server, or held). rejoin() (a restarted process) pulls
+// the current model before its first step. A kControl from its parent (a
+// restarted global server, in flat) re-sends an unacknowledged push.
 #pragma once
 #include <vector>
 
@@ -20,7 +29,7 @@ namespace geotrain {
 
 struct WorkerStats {
   TimeNs busy_ns = 0;     // computing
-  TimeNs blocked_ns = 0;  // between push and receiving new parameters
+  TimeNs blocked_ns = 0;  // waiting for a model, the state server, or a release
   std::int64_t steps = 0;
   std::int64_t pushes = 0;
 };
@@ -43,7 +52,13 @@ class Worker : public Actor {
   void begin_step();
   void compute_update();  // the real maths of one step
   void finish_step();
+  void end_local_round();  // push the model's change (local-step policies)
+  void push_and_wait(std::shared_ptr<const Payload> update);
   void send_backlog();
+  void pull();
+  void install(const Message& response);  // a pulled model: replace, or merge local progress
+  void block();                           // a wait begins
+  void unblock();                         // it ends
   const std::vector<int>& next_batch();
 
   Runtime& rt_;
@@ -54,23 +69,32 @@ class Worker : public Actor {
   std::shared_ptr<const Payload> pushed_;  // last push, until acknowledged
   bool waiting_ack_ = false;
   bool waiting_params_ = false;
-  // Policies that do not wait: a pull under way, a push not yet acknowledged,
-  // and the updates made meanwhile, summed into the next push (at most one push
-  // per worker is ever in flight, however far compute outpaces the network).
+  // Policies that do not wait: a pull under way, a push not yet acknowledged
+  // (or, stepping locally, whose model is not merged yet), and the gradients
+  // made meanwhile, summed into the next push (at most one push per worker is
+  // ever in flight, however far compute outpaces the network).
   bool pulling_ = false, push_in_flight_ = false;
   std::shared_ptr<Payload> backlog_;
   std::int64_t slowest_ = 0;  // the slowest worker's clock, as last announced
   bool held_ = false;         // may_step() said no: waiting for a kRelease
-  // Policies that step locally and push the model's change: the worker's own
-  // optimiser, the global model it started from, local steps and loss so far.
+  // Policies that step locally: the worker's own optimiser, the global model
+  // its local progress is measured from, the snapshot it last pushed from (not
+  // waiting), local steps and loss so far, and the state server's answers.
   std::unique_ptr<Optimizer> local_opt_;
-  ParamSet global_;
+  ParamSet global_, snapshot_;
   int local_done_ = 0;
   double local_loss_ = 0;
+  bool asking_ = false;  // a report is out, the state server's answer not yet in
+  bool ready_ = false;   // told to push while the previous push is in flight
+  // Timings reported to the state server: the last step's compute time, and
+  // the transfer estimate (last pull's duration plus the parent's own fetch).
+  double last_step_s_ = 0, transfer_s_ = 0;
+  TimeNs pull_sent_ = 0;
   std::int64_t round_ = 0;
   std::vector<int> order_, batch_;
   std::size_t cursor_ = 0;
-  TimeNs step_start_ = 0, push_time_ = 0;
+  TimeNs step_start_ = 0, blocked_since_ = 0;
+  bool blocked_ = false;
   WorkerStats stats_;
 };
 

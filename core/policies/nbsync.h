@@ -1,0 +1,16 @@
+// NBSync (REFERENCE.md section 4; the paper's exact algorithm is not public, so
+// this is our reading): ESync's balanced local rounds, but a worker does not
+// wait while its round's aggregate travels. It pushes its local round's model
+// change, keeps stepping from a snapshot w_snap, and when the new global model
+// w_g arrives merges w = w_g + (w - w_snap). Pipeline depth 1: a worker that is
+// told to push while its previous push is still in flight keeps stepping, and
+// pushes as soon as the model for it is merged; so no worker is ever more than
+// one round ahead of the global model, and none ever idles for the WAN.
+#pragma once
+#include "core/policies/policy_registry.h"
+
+namespace geotrain {
+
+PolicyInfo nbsync_policy();
+
+}  // namespace geotrain
