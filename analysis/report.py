@@ -98,12 +98,16 @@ def render(d, runs, out):
         ax.legend(fontsize=7, ncol=2)
     pngs.append(("Accuracy vs time, per run", save(fig, out, "accuracy_vs_time.png")))
 
-    # Time to target: mean per (architecture, policy) group; runs that never reached it are counted apart.
+    # Time to target: mean per (architecture, policy) group, per topology when the runs span several
+    # (a policy comparison over two WANs); runs that never reached it are counted apart.
+    topologies = {(s["scenario"].get("topology") or {}).get("name", "") for _, s, _ in runs}
     groups = {}
     for label, s, rows in runs:
         key = f"{s['architecture']}/{s['policy']}"
+        if len(topologies) > 1:
+            key = f"{s['scenario']['topology'].get('name', '')}\n{key}"
         groups.setdefault(key, []).append(s.get("time_to_target_s"))
-    fig, ax = plt.subplots(figsize=(7, 4))
+    fig, ax = plt.subplots(figsize=(max(7, 0.9 * len(groups)), 4))
     names = sorted(groups)
     means = [sum(v for v in groups[n] if v is not None) / max(1, sum(v is not None for v in groups[n])) for n in names]
     bars = ax.bar(names, means, color="#4878a8")
@@ -111,6 +115,7 @@ def render(d, runs, out):
         missed = sum(v is None for v in groups[n])
         ax.annotate(f"{len(groups[n]) - missed}/{len(groups[n])} reached", (b.get_x() + b.get_width() / 2, b.get_height()),
                     ha="center", va="bottom", fontsize=8)
+    ax.tick_params(axis="x", labelsize=7)
     ax.set_ylabel("mean time to target (s)")
     ax.set_title(f"Time to target accuracy {target} by architecture/policy")
     pngs.append(("Time to target per policy", save(fig, out, "time_to_target.png")))
@@ -149,13 +154,20 @@ def render(d, runs, out):
     pngs.append(("Per-DC busy/blocked", save(fig, out, "dc_fractions.png")))
 
     cols = ["run", "runtime", "architecture", "policy", "final_test_accuracy", "time_to_target_s", "sim_time_s",
-            "rounds", "time_per_round_s", "WAN MB", "LAN MB", "wall_time_s"]
+            "rounds", "time_per_round_s", "local steps per push", "staleness mean/max", "WAN syncs", "WAN MB", "LAN MB",
+            "wall_time_s"]
     rows_html = []
     for label, s, _ in runs:
+        workers = s.get("workers") or []
+        steps_per_push = [w["steps_per_push"] for w in workers if w.get("pushes")]
+        stale = s.get("staleness") or {}
         vals = [label, s["runtime"], s["architecture"], s["policy"], num(s["final_test_accuracy"], ".4f"),
                 num(s.get("time_to_target_s"), ".2f"), f"{s['sim_time_s']:.2f}",
-                str(s["rounds"]), f"{s['time_per_round_s']:.4f}", f"{s['bytes']['wan'] / 1e6:.2f}",
-                f"{s['bytes']['lan'] / 1e6:.2f}", f"{s['wall_time_s']:.2f}"]
+                str(s["rounds"]), f"{s['time_per_round_s']:.4f}",
+                (f"{sum(steps_per_push) / len(steps_per_push):.2f} ({min(steps_per_push):.1f}-{max(steps_per_push):.1f})"
+                 if steps_per_push else "-"),
+                f"{stale.get('mean', 0):.2f}/{stale.get('max', 0)}" if stale else "-", str(s.get("wan_syncs", "-")),
+                f"{s['bytes']['wan'] / 1e6:.2f}", f"{s['bytes']['lan'] / 1e6:.2f}", f"{s['wall_time_s']:.2f}"]
         rows_html.append("<tr>" + "".join(f"<td>{html.escape(v)}</td>" for v in vals) + "</tr>")
     imgs = []
     for title, path in pngs:

@@ -10,9 +10,13 @@
 #include "cli/guarded.h"
 #include "core/atomic_file.h"
 #include "core/config/scenario.h"
+#include "core/data/dataset_registry.h"
 #include "core/deployment.h"
+#include "core/models/model_registry.h"
+#include "core/optim/optimizer_registry.h"
 #include "core/policies/policy_registry.h"
 #include "core/results.h"
+#include "core/sweep/sweep_plan.h"
 #include "real/real_config.h"
 #include "sim/sim_runner.h"
 
@@ -95,7 +99,8 @@ void add_validate(CLI::App& app) {
   CLI::App* c = app.add_subcommand("validate", "Check scenario, topology and deployment files without running them");
   c->footer(
       "A file with a top-level \"dcs\" key is read as a topology, one with \"nodes\" as a real-mode\n"
-      "deployment (geotrain real --config), any other as a scenario (its topology is checked too).\n"
+      "deployment (geotrain real --config), one with \"base\" as a sweep (every point's scenario is\n"
+      "checked), any other as a scenario (its topology is checked too).\n"
       "For a deployment whose scenario is on this machine, it also checks one endpoint per node\n"
       "and prints which role each node id runs. Exit 2 on the first error.");
   c->add_option("files", *files, "JSON files")->required();
@@ -109,6 +114,10 @@ void add_validate(CLI::App& app) {
                       t.total_workers());
         } else if (j.is_object() && j.contains("nodes")) {
           validate_deployment(f);
+        } else if (j.is_object() && j.contains("base")) {
+          const SweepPlan p = load_sweep(f);  // every point's scenario is loaded and checked
+          std::printf("%s: ok (sweep \"%s\", %zu points over %s)\n", f.c_str(), p.name.c_str(), p.points.size(),
+                      p.base_scenario.c_str());
         } else {
           const Scenario s = load_scenario(f);
           std::printf("%s: ok (scenario \"%s\", %s/%s on \"%s\")\n", f.c_str(), s.name.c_str(), s.architecture.c_str(),
@@ -120,14 +129,23 @@ void add_validate(CLI::App& app) {
   });
 }
 
+namespace {
+template <class Entry>
+void print_registry(const char* title, const std::vector<Entry>& registry) {
+  std::printf("%s\n", title);
+  for (const auto& e : registry) {
+    std::printf("  %-16s %s\n", e.doc.name.c_str(), e.doc.description.c_str());
+    for (const auto& p : e.doc.params)
+      std::printf("      %-16s %s (default %s)\n", p.name.c_str(), p.help.c_str(), p.default_value.c_str());
+  }
+}
+}  // namespace
+
 void add_list(CLI::App& app) {
   CLI::App* c = app.add_subcommand("list", "List the built-in models, architectures, policies, optimisers, datasets");
   c->callback([] {
-    std::printf(
-        "architectures:\n"
-        "  hips      two tiers: workers -> DC local server -> global server (only local servers cross the WAN)\n"
-        "  flat      every worker talks to the global server across the WAN (MXNet-style baseline)\n"
-        "policies (policy.kind, its parameters; core/policies/):\n");
+    print_registry("architectures (architecture):", architecture_registry());
+    std::printf("policies (policy.kind, its parameters; core/policies/):\n");
     for (const auto& p : policy_registry()) {
       std::string names = p.name;
       for (const auto& a : p.aliases) names += " (alias " + a + ")";
@@ -135,22 +153,14 @@ void add_list(CLI::App& app) {
       for (const auto& a : p.architectures) archs += (archs.empty() ? "" : ", ") + a;
       std::printf("  %-16s %s [%s]\n", names.c_str(), p.description.c_str(), archs.c_str());
       for (const auto& q : p.params)
-        std::printf("      %-12s %s (default %g, %g to %g)\n", q.name.c_str(), q.help.c_str(), q.default_value, q.min,
+        std::printf("      %-16s %s (default %g, %g to %g)\n", q.name.c_str(), q.help.c_str(), q.default_value, q.min,
                     q.max);
     }
+    print_registry("models (model.kind):", model_registry());
+    print_registry("optimizers (optimizer.kind):", optimizer_registry());
+    print_registry("datasets (dataset.kind):", dataset_registry());
     std::printf(
-        "models:\n"
-        "  mlp       multi-layer perceptron, ReLU hidden layers (model.hidden), softmax output\n"
-        "  softmax   multinomial logistic regression\n"
-        "optimizers:\n"
-        "  sgd       lr, weight_decay\n"
-        "  momentum  lr, momentum (0.9), weight_decay\n"
-        "  adam      lr (0.001), beta1 (0.9), beta2 (0.999), eps (1e-8), weight_decay\n"
-        "datasets:\n"
-        "  fashion-mnist  IDX files, default /usr/share/datasets/fashion-mnist (Debian dataset-fashion-mnist)\n"
-        "  idx            any MNIST-format IDX directory (dataset.path)\n"
-        "  synthetic      Gaussian blobs (features, classes, train, test, noise)\n"
-        "partitions:\n"
+        "partitions (partition.kind):\n"
         "  iid, by_class (classes_per_unit), dirichlet (alpha); level worker or dc\n");
   });
 }

@@ -16,8 +16,20 @@ const char* to_string(Role r) {
   return "?";
 }
 
+const std::vector<ArchitectureInfo>& architecture_registry() {
+  static const std::vector<ArchitectureInfo> registry = {
+      {{"hips",
+        "two tiers: workers -> their DC's local server -> global server (only local servers cross the WAN)",
+        {}},
+       true},
+      {{"flat", "every worker talks to the global server, across the WAN (MXNet-style baseline)", {}}, false},
+  };
+  return registry;
+}
+
 Deployment plan_deployment(const Topology& t, const std::string& arch, bool state_server) {
-  if (arch != "hips" && arch != "flat") throw std::invalid_argument("unknown architecture '" + arch + "'");
+  const ArchitectureInfo* info = find_entry(architecture_registry(), arch);
+  if (!info) throw std::invalid_argument("unknown architecture '" + arch + "'");
   Deployment d;
   NodeSpec gs;
   gs.id = 0;
@@ -29,7 +41,7 @@ Deployment plan_deployment(const Topology& t, const std::string& arch, bool stat
     const auto& spec = t.dcs[dc];
     if (spec.workers == 0) continue;
     NodeId parent = 0;
-    if (arch == "hips") {
+    if (info->local_servers) {
       NodeSpec ls;
       ls.id = NodeId(d.nodes.size());
       ls.role = Role::kLocalServer;

@@ -14,6 +14,7 @@
 #include "core/config/scenario.h"
 #include "core/config/topology.h"
 #include "core/message.h"
+#include "core/registry.h"
 
 namespace geotrain {
 
@@ -37,7 +38,15 @@ struct Deployment {
   NodeId state_server = -1;     // -1: none
 };
 
-// REQUIRES: architecture is "hips" or "flat".
+// The registry of architectures (core/registry.h): what the scenario's
+// `architecture` may name.
+struct ArchitectureInfo {
+  ComponentDoc doc;
+  bool local_servers = false;  // a local server per DC between its workers and the global server
+};
+const std::vector<ArchitectureInfo>& architecture_registry();
+
+// Throws std::invalid_argument for an architecture not in the registry.
 Deployment plan_deployment(const Topology& t, const std::string& architecture, bool state_server = false);
 // The scenario's deployment: its topology, architecture, and a state server
 // when its policy needs one. What every runtime and command uses.

@@ -3,9 +3,8 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "core/data/idx_reader.h"
-#include "core/data/synthetic.h"
-#include "core/models/mlp.h"
+#include "core/data/dataset_registry.h"
+#include "core/models/model_registry.h"
 #include "core/policies/policy_registry.h"
 #include "core/roles/global_server.h"
 #include "core/roles/local_server.h"
@@ -24,26 +23,13 @@ std::unique_ptr<Model> make_model(const ModelSpec& spec, int features, int class
     throw std::invalid_argument("model of " + std::to_string(std::llround(params / 1e6)) +
                                 "M parameters: more than the " + std::to_string(std::llround(kMaxModelParams / 1e6)) +
                                 "M geotrain trains (each role keeps copies)");
-  if (spec.kind == "mlp") return std::make_unique<Mlp>(features, spec.hidden, classes);
-  if (spec.kind == "softmax") return std::make_unique<Mlp>(features, std::vector<int>{}, classes);
+  if (const ModelInfo* m = find_entry(model_registry(), spec.kind)) return m->make(spec, features, classes);
   throw std::invalid_argument("unknown model '" + spec.kind + "'");
 }
 
 TrainTest load_dataset(const DatasetSpec& spec, std::uint64_t seed) {
-  if (spec.kind == "synthetic") {
-    SyntheticSpec s;
-    s.features = spec.features;
-    s.classes = spec.classes;
-    s.train = spec.synthetic_train;
-    s.test = spec.synthetic_test;
-    s.noise = float(spec.noise);
-    s.seed = seed;
-    return make_synthetic(s);
-  }
-  TrainTest tt = load_idx_dataset(spec.path, spec.kind);
-  tt.train = tt.train.head(spec.train_samples);
-  tt.test = tt.test.head(spec.test_samples);
-  return tt;
+  if (const DatasetInfo* d = find_entry(dataset_registry(), spec.kind)) return d->load(spec, seed);
+  throw std::invalid_argument("unknown dataset '" + spec.kind + "'");
 }
 
 namespace {

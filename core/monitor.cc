@@ -18,6 +18,7 @@ void RunMonitor::evaluate_now(TimeNs now, std::int64_t round, const ParamSet& pa
   row.loss = train_loss;
   if (probe_) row.net = probe_();
   timeline_.push_back(row);
+  if (eval_.every_s > 0) next_eval_s_ = (std::floor(row.time_s / eval_.every_s) + 1) * eval_.every_s;
   if (stop_.target_accuracy && !time_to_target_s_ && e.accuracy >= *stop_.target_accuracy)
     time_to_target_s_ = row.time_s;
   if (on_eval_) on_eval_(row);
@@ -32,7 +33,8 @@ bool RunMonitor::on_round(TimeNs now, std::int64_t round, const ParamSet& params
   }
   const bool last =
       (stop_.rounds > 0 && round >= stop_.rounds) || (stop_.sim_time_s > 0 && to_seconds(now) >= stop_.sim_time_s);
-  if (last || round % eval_.every_rounds == 0) evaluate_now(now, round, params, train_loss);
+  const bool due = eval_.every_s > 0 ? to_seconds(now) >= next_eval_s_ : round % eval_.every_rounds == 0;
+  if (last || due) evaluate_now(now, round, params, train_loss);
   return last || (stop_.stop_at_target && time_to_target_s_.has_value());
 }
 
@@ -44,6 +46,8 @@ void RunMonitor::finish(TimeNs now, std::int64_t round, const ParamSet& params, 
 void RunMonitor::restore(std::vector<TimelineRow> rows, std::optional<double> time_to_target_s) {
   timeline_ = std::move(rows);
   time_to_target_s_ = time_to_target_s;
+  if (eval_.every_s > 0 && !timeline_.empty())
+    next_eval_s_ = (std::floor(timeline_.back().time_s / eval_.every_s) + 1) * eval_.every_s;
   if (!time_to_target_s_ && stop_.target_accuracy)
     for (const auto& r : timeline_)
       if (r.test_accuracy >= *stop_.target_accuracy) {

@@ -58,6 +58,7 @@ class RunMonitor {
   std::vector<TimelineRow> timeline_;
   std::optional<double> time_to_target_s_;
   std::string failure_;
+  double next_eval_s_ = 0;  // eval.every_s: the next evaluation is due at the first round ending after this
 };
 
 }  // namespace geotrain

@@ -103,6 +103,29 @@ TEST(ESync, LocalStepsPerRoundFollowTheClosedForm) {
   }
 }
 
+// Under hips with a long WAN (1 s one way), the DC beside the servers gets
+// each new model seconds before the slowest worker; until that worker's report
+// for the new round arrives, its whole step is still ahead, so the near DC does
+// not push early (it takes at least the closed form's steps).
+TEST(ESync, AWorkerNearTheServersDoesNotPushBeforeTheSlowestBegins) {
+  const std::vector<double> c = {0.3, 0.7, 3.0};
+  testing::TraceRecorder rec;
+  Scenario sc = three_speeds(R"({"kind":"esync"})", c, {"architecture=hips", "topology.wan.default.latency_ms=1000"});
+  ASSERT_EQ(sc.topology.global_server_dc, 0);
+  testing::FakeJob fj(sc, &rec);
+  fj.run();
+  const Deployment& dep = fj.job().deployment();
+  const auto rounds = local_rounds(rec);
+  for (NodeId id : dep.workers) {
+    const NodeSpec& n = dep.nodes[std::size_t(id)];
+    if (n.dc != 0) continue;  // the others wait 2 s for each answer: fewer steps fit
+    const auto& k = rounds.at(id);
+    ASSERT_GE(k.size(), 10u);
+    for (std::size_t r = 1; r < k.size(); ++r)
+      EXPECT_GE(k[r], closed_form(c[2], c[0], 0.5)) << n.name << " round " << r;
+  }
+}
+
 // A straggler window slows one fast worker 20x: while it lasts it is the
 // slowest, and everyone's step counts follow from its step time instead.
 TEST(ESync, StepCountsAreRederivedWhenSpeedsChange) {

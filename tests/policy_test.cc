@@ -4,9 +4,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "core/config/json_reader.h"
+#include "core/data/dataset_registry.h"
+#include "core/deployment.h"
+#include "core/models/model_registry.h"
+#include "core/optim/optimizer_registry.h"
 #include "core/policies/policy_registry.h"
 #include "core/roles/global_server.h"
 #include "core/roles/worker.h"
@@ -31,6 +36,54 @@ TEST(PolicyRegistry, TheSchemaNamesExactlyTheRegisteredPoliciesAndTheirParameter
   for (const auto& p : policy_registry())
     for (const auto& q : p.params) registry_params.insert(q.name);
   EXPECT_EQ(schema_params, registry_params);
+}
+
+// Each kind the schema allows, with the parameters it allows for that kind.
+std::map<std::string, std::set<std::string>> schema_kinds(const nlohmann::json& object) {
+  std::map<std::string, std::set<std::string>> out;
+  auto branch = [&](const nlohmann::json& b) {
+    std::set<std::string> props;
+    for (const auto& [p, v] : b["properties"].items())
+      if (p != "kind") props.insert(p);
+    const auto& kind = b["properties"]["kind"];
+    if (kind.contains("const")) out[kind["const"]] = props;
+    for (const auto& k : kind.value("enum", nlohmann::json::array())) out[k.get<std::string>()] = props;
+  };
+  if (object.contains("oneOf"))
+    for (const auto& b : object["oneOf"]) branch(b);
+  else
+    branch(object);
+  return out;
+}
+
+template <class Entry>
+void expect_schema_matches(const nlohmann::json& object, const std::vector<Entry>& registry, const char* what) {
+  const auto kinds = schema_kinds(object);
+  std::set<std::string> in_schema, registered;
+  for (const auto& [k, props] : kinds) in_schema.insert(k);
+  for (const auto& e : registry) registered.insert(e.doc.name);
+  EXPECT_EQ(in_schema, registered) << what;
+  for (const auto& e : registry) {
+    if (!kinds.count(e.doc.name)) continue;
+    std::set<std::string> params;
+    for (const auto& p : e.doc.params) params.insert(p.name);
+    const auto& allowed = kinds.at(e.doc.name);
+    if (object.contains("oneOf"))  // one branch per kind: exactly its parameters
+      EXPECT_EQ(params, allowed) << what << " " << e.doc.name;
+    else  // one object for every kind: each kind's parameters are among its properties
+      for (const auto& p : params) EXPECT_TRUE(allowed.count(p)) << what << " " << e.doc.name << " " << p;
+  }
+}
+
+TEST(Registries, TheSchemaNamesExactlyTheRegisteredComponentsAndTheirParameters) {
+  const auto schema = load_json_file(testing::source_path("scenarios/scenario.schema.json"));
+  const auto& props = schema["properties"];
+  expect_schema_matches(props["model"], model_registry(), "model");
+  expect_schema_matches(props["optimizer"], optimizer_registry(), "optimizer");
+  expect_schema_matches(props["dataset"], dataset_registry(), "dataset");
+  std::set<std::string> archs(props["architecture"]["enum"].begin(), props["architecture"]["enum"].end());
+  const auto names = entry_names(architecture_registry());
+  EXPECT_EQ(archs, std::set<std::string>(names.begin(), names.end()));
 }
 
 TEST(PolicyRegistry, FsaIsBspAndEveryPolicyBuildsItsObject) {
@@ -216,6 +269,29 @@ TEST(PolicyConfig, TheCliExitsTwoNamingThePath) {
   const auto unknown = testing::run_geotrain(sim + R"( --set 'policy={"kind":"asp","h":3}')");
   EXPECT_EQ(unknown.exit_code, 2) << unknown.output;
   EXPECT_NE(unknown.output.find("/policy/h: unknown key \"h\""), std::string::npos) << unknown.output;
+}
+
+}  // namespace
+}  // namespace geotrain
+
+namespace geotrain {
+namespace {
+
+// eval.every_s: evaluations at the first round ending after each multiple of
+// the period, whatever a round's length (asp: every push is a round).
+TEST(EvalEverySeconds, EvaluatesOncePerPeriodWhateverTheRoundLength) {
+  testing::FakeJob fj(
+      testing::small_scenario("flat", {R"(policy={"kind":"asp"})", "stop.rounds=0", "stop.sim_time_s=3",
+                                       R"(eval={"every_s":0.5})", "topology.dcs.2.worker_gflops=0.01"}));
+  fj.run();
+  const auto& rows = fj.monitor().timeline();
+  ASSERT_GE(rows.size(), 6u);
+  for (std::size_t i = 1; i + 1 < rows.size(); ++i) {  // the last row is the stop's
+    EXPECT_GE(rows[i].time_s, 0.5 * double(i)) << i;
+    EXPECT_LT(rows[i].time_s, 0.5 * double(i + 1)) << i << ": one evaluation per period";
+  }
+  EXPECT_GT(rows.back().round, std::int64_t(10 * rows.size())) << "far more rounds than evaluations";
+  EXPECT_THROW(testing::small_scenario("flat", {R"(eval={"every_s":1,"every_rounds":5})"}), ConfigError);
 }
 
 }  // namespace

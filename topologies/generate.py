@@ -73,12 +73,12 @@ write(topology("16dc", "Sixteen regions worldwide, 2 workers each at 10 GFLOP/s,
                [(r, 2, 10) for r in REGIONS], "us-east", lambda a, b: 100))
 
 # The policy comparison (scenarios/hetero-4dc-*.json, fastwan-4dc-*.json): 4 DCs of 2 workers whose
-# steps of 32 samples take 0.1, 0.125, 0.25 and 1 s (a 10x spread), every pair 10 ms apart, and a
-# 50 Mbps or a 10 Gbps WAN. With the scenarios' 610k-parameter MLP a bsp round over the thin WAN
+# steps of 32 samples take 0.1, 0.1, 0.125 and 1 s (a 10x spread: one slow DC), every pair 5 ms apart, and a
+# 50 Mbps or a 10 Gbps WAN. With the scenarios' 407k-parameter MLP a bsp round over the thin WAN
 # spends about as long in the WAN as in the slowest step.
-HETERO_4DC = [("dc-a", 2, 320), ("dc-b", 2, 256), ("dc-c", 2, 128), ("dc-d", 2, 32)]
-write(topology("hetero-4dc", "Four DCs of 2 workers, steps of 0.1, 0.125, 0.25 and 1 s (32 samples): a 10x compute "
-               "spread; every pair 50 Mbps, 10 ms one way. The global and state servers are in dc-a.",
-               HETERO_4DC, "dc-a", lambda a, b: 50, lambda a, b: 10, "worker_samples_per_s"))
+HETERO_4DC = [("dc-a", 2, 320), ("dc-b", 2, 320), ("dc-c", 2, 256), ("dc-d", 2, 32)]
+write(topology("hetero-4dc", "Four DCs of 2 workers, steps of 0.1, 0.1, 0.125 and 1 s (32 samples): a 10x compute "
+               "spread; every pair 50 Mbps, 5 ms one way. The global and state servers are in dc-a.",
+               HETERO_4DC, "dc-a", lambda a, b: 50, lambda a, b: 5, "worker_samples_per_s"))
 write(topology("fastwan-4dc", "hetero-4dc with a 10 Gbps WAN: the same 10x compute spread, every pair 10 Gbps, "
-               "10 ms one way.", HETERO_4DC, "dc-a", lambda a, b: 10000, lambda a, b: 10, "worker_samples_per_s"))
+               "5 ms one way.", HETERO_4DC, "dc-a", lambda a, b: 10000, lambda a, b: 5, "worker_samples_per_s"))

@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/data/dataset_registry.h"
+#include "core/deployment.h"
+#include "core/models/model_registry.h"
+#include "core/optim/optimizer_registry.h"
 #include "core/policies/policy_registry.h"
 
 namespace geotrain {
@@ -37,34 +41,14 @@ Topology read_topology_ref(JsonReader& r, const std::string& scenario_file, nloh
 }
 
 void read_model(JsonReader r, ModelSpec& m) {
-  m.kind = r.string("kind", {}, {"mlp", "softmax"});
-  if (m.kind == "mlp") {
-    for (auto h : r.integers("hidden", 1, 1 << 16)) m.hidden.push_back(int(h));
-    if (m.hidden.empty()) r.fail("hidden", "mlp needs at least one hidden layer size, e.g. [128]");
-  }
+  m.kind = r.string("kind", {}, entry_names(model_registry()));
+  find_entry(model_registry(), m.kind)->read(r, m);
   r.finish();
 }
 
 void read_dataset(JsonReader r, DatasetSpec& d) {
-  d.kind = r.string("kind", {}, {"fashion-mnist", "idx", "synthetic"});
-  if (d.kind == "synthetic") {
-    d.features = int(r.integer("features", 16, 1, 100000));
-    d.classes = int(r.integer("classes", 4, 2, 1000));
-    d.synthetic_train = int(r.integer("train", 2000, 1, 10'000'000));
-    d.synthetic_test = int(r.integer("test", 500, 1, 10'000'000));
-    d.noise = r.number("noise", 1.0, 0, 1e6);
-    // Generated in memory, as floats: refuse what would not fit rather than die in the allocator.
-    if (double(d.features) * double(d.synthetic_train + d.synthetic_test) > 5e8)
-      r.fail("", "synthetic data of features x (train + test) = " +
-                     std::to_string(std::llround(double(d.features) * (d.synthetic_train + d.synthetic_test) / 1e6)) +
-                     "M values: more than the 500M (2 GB) geotrain generates");
-  } else {
-    d.path =
-        r.string("path", d.kind == "fashion-mnist" ? std::optional<std::string>("/usr/share/datasets/fashion-mnist")
-                                                   : std::nullopt);
-    d.train_samples = int(r.integer("train_samples", 0, 0, 100'000'000));
-    d.test_samples = int(r.integer("test_samples", 0, 0, 100'000'000));
-  }
+  d.kind = r.string("kind", {}, entry_names(dataset_registry()));
+  find_entry(dataset_registry(), d.kind)->read(r, d);
   r.finish();
 }
 
@@ -77,15 +61,8 @@ void read_partition(JsonReader r, PartitionSpec& p) {
 }
 
 void read_optimizer(JsonReader r, OptimizerSpec& o) {
-  o.kind = r.string("kind", "sgd", {"sgd", "momentum", "adam"});
-  o.lr = r.number("lr", o.kind == "adam" ? 0.001 : 0.01, 1e-12, 1e3);
-  o.weight_decay = r.number("weight_decay", 0.0, 0, 1);
-  if (o.kind == "momentum") o.momentum = r.number("momentum", 0.9, 0, 0.9999);
-  if (o.kind == "adam") {
-    o.beta1 = r.number("beta1", 0.9, 0, 0.9999);
-    o.beta2 = r.number("beta2", 0.999, 0, 0.999999);
-    o.eps = r.positive("eps", 1e-8);
-  }
+  o.kind = r.string("kind", "sgd", entry_names(optimizer_registry()));
+  find_entry(optimizer_registry(), o.kind)->read(r, o);
   r.finish();
 }
 
@@ -137,7 +114,7 @@ Scenario read_scenario(nlohmann::json j, const std::string& path, const std::vec
   read_model(r.object("model"), sc.model);
   read_dataset(r.object("dataset"), sc.dataset);
   read_partition(r.object_or_empty("partition"), sc.partition);
-  sc.architecture = r.string("architecture", "hips", {"hips", "flat"});
+  sc.architecture = r.string("architecture", "hips", entry_names(architecture_registry()));
   {
     JsonReader p = r.object_or_empty("policy");
     const PolicyInfo* info = find_policy(p.string("kind", "bsp", policy_kinds()));
@@ -171,7 +148,9 @@ Scenario read_scenario(nlohmann::json j, const std::string& path, const std::vec
   }
   {
     JsonReader e = r.object_or_empty("eval");
+    if (e.has("every_s") && e.has("every_rounds")) e.fail("every_s", "give every_rounds or every_s, not both");
     sc.eval.every_rounds = int(e.integer("every_rounds", 10, 1, 1'000'000'000));
+    sc.eval.every_s = e.number("every_s", 0.0, 0, 1e9);
     e.finish();
   }
   read_network(r.object_or_empty("network"), sc.network);

@@ -40,6 +40,10 @@ struct StopSpec {
 
 struct EvalSpec {
   int every_rounds = 10;
+  // > 0: evaluate at the first round ending at or after each multiple of this
+  // many seconds instead (policies whose rounds differ in length, e.g. asp
+  // where every push is a round, compare at the same times).
+  double every_s = 0;
 };
 
 struct NetworkSpec {

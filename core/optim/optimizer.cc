@@ -70,11 +70,8 @@ class Adam : public Optimizer {
 
 }  // namespace
 
-std::unique_ptr<Optimizer> make_optimizer(const OptimizerSpec& s) {
-  if (s.kind == "sgd") return std::make_unique<Sgd>(s);
-  if (s.kind == "momentum") return std::make_unique<Momentum>(s);
-  if (s.kind == "adam") return std::make_unique<Adam>(s);
-  throw std::invalid_argument("unknown optimizer '" + s.kind + "'");
-}
+std::unique_ptr<Optimizer> make_sgd(const OptimizerSpec& s) { return std::make_unique<Sgd>(s); }
+std::unique_ptr<Optimizer> make_momentum(const OptimizerSpec& s) { return std::make_unique<Momentum>(s); }
+std::unique_ptr<Optimizer> make_adam(const OptimizerSpec& s) { return std::make_unique<Adam>(s); }
 
 }  // namespace geotrain

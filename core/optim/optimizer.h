@@ -33,7 +33,12 @@ class Optimizer {
   virtual void restore(const OptimizerState& s) = 0;
 };
 
+// The optimiser `spec.kind` names, from core/optim/optimizer_registry.
 // Throws std::invalid_argument on an unknown kind.
 std::unique_ptr<Optimizer> make_optimizer(const OptimizerSpec& spec);
+// The factories the registry lists.
+std::unique_ptr<Optimizer> make_sgd(const OptimizerSpec& spec);
+std::unique_ptr<Optimizer> make_momentum(const OptimizerSpec& spec);
+std::unique_ptr<Optimizer> make_adam(const OptimizerSpec& spec);
 
 }  // namespace geotrain

@@ -15,7 +15,9 @@ bool esync_push_now(const std::map<NodeId, WorkerState>& workers, NodeId r, Time
   if (s < 0 || s == r) return true;
   const WorkerState& slow = workers.at(s);
   if (slow.pushes_told > me.pushes_told) return true;  // it already closed the round r is in
-  const double rest = cost(slow) - to_seconds(now - slow.reported_at);
+  // Between rounds (it pushed the last round, and has not begun this one: its
+  // model is still on the way) its next step has not started: all of it is ahead.
+  const double rest = slow.between_rounds ? cost(slow) : cost(slow) - to_seconds(now - slow.reported_at);
   return cost(me) + eps > rest;
 }
 

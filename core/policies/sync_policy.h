@@ -28,6 +28,7 @@ struct WorkerState {
   double transfer_s = 0;         // its estimate of the time its update takes to reach the top
   TimeNs reported_at = 0;        // when the report arrived: its current step began about then
   std::int64_t pushes_told = 0;  // "push now" replies it has had (local rounds it closed)
+  bool between_rounds = false;   // told to push, and not yet begun its next local round
 };
 
 class SyncPolicy {

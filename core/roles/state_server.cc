@@ -12,10 +12,12 @@ void StateServer::on_message(const Message& msg) {
   if (msg.step_s > 0) w.step_s = msg.step_s;
   w.transfer_s = msg.transfer_s;
   w.reported_at = rt_.now();
+  w.between_rounds = false;
   if (w.k < 1) return;  // before a round's first step: the answer is always "step", so none is sent
   const bool push = ctx_.policy->push_now(workers_, msg.from, rt_.now());
   if (push) {
     ++w.pushes_told;
+    w.between_rounds = true;
     ++push_now_;
   }
   Message reply = make_message(MsgKind::kStateReply, spec_.id, msg.from, push ? 1 : 0);

@@ -1,0 +1,24 @@
+// The registry of datasets: each reads its parameters from the scenario's
+// `dataset` object and loads (or generates) the train and test sets.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "core/config/json_reader.h"
+#include "core/config/scenario.h"
+#include "core/data/dataset.h"
+#include "core/registry.h"
+
+namespace geotrain {
+
+struct DatasetInfo {
+  ComponentDoc doc;
+  std::function<void(JsonReader& r, DatasetSpec& d)> read;  // its own keys, besides "kind"
+  // Throws std::runtime_error (files missing or malformed).
+  std::function<TrainTest(const DatasetSpec& d, std::uint64_t seed)> load;
+};
+
+const std::vector<DatasetInfo>& dataset_registry();
+
+}  // namespace geotrain

@@ -1,0 +1,39 @@
+// What every registry of built-in components (models, optimisers, datasets,
+// architectures; policies have their own richer PolicyInfo) says about each
+// entry, and the lookups they share. Each registry lists its entries with a
+// reader of their scenario parameters and a factory; the scenario loader
+// accepts exactly the registered names, `geotrain list` prints the entries,
+// and a test holds scenarios/scenario.schema.json's enums to them. A new
+// component is its own file plus one line in its registry.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace geotrain {
+
+struct ParamDoc {
+  std::string name, default_value, help;
+};
+
+struct ComponentDoc {
+  std::string name;
+  std::string description;  // one line
+  std::vector<ParamDoc> params;
+};
+
+// The entry called `name`, or null. Entry: any struct with a `ComponentDoc doc`.
+template <class Entry>
+const Entry* find_entry(const std::vector<Entry>& registry, const std::string& name) {
+  for (const auto& e : registry)
+    if (e.doc.name == name) return &e;
+  return nullptr;
+}
+
+template <class Entry>
+std::vector<std::string> entry_names(const std::vector<Entry>& registry) {
+  std::vector<std::string> out;
+  for (const auto& e : registry) out.push_back(e.doc.name);
+  return out;
+}
+
+}  // namespace geotrain
