@@ -36,6 +36,7 @@ nlohmann::json summary_json(const RunResult& r) {
                    {"workers", d.workers},
                    {"compute_busy_fraction", d.compute_busy_fraction},
                    {"blocked_fraction", d.blocked_fraction},
+                   {"steps_per_push", d.pushes > 0 ? double(d.steps) / double(d.pushes) : 0.0},
                    {"idle_fraction", d.idle_fraction()}});
   j["dcs"] = dcs;
   json workers = json::array();

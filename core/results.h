@@ -18,6 +18,7 @@ struct DcStats {
   int workers = 0;
   double compute_busy_fraction = 0;  // mean over the DC's workers of busy time / run time
   double blocked_fraction = 0;       // mean of (waiting for the round trip) / run time
+  std::int64_t steps = 0, pushes = 0;  // summed over the DC's workers: steps / pushes = local steps per round
   // The rest: before the first step, after the job stopped a worker; busy + blocked + idle = 1.
   double idle_fraction() const {
     return workers == 0 ? 0.0 : std::max(0.0, 1.0 - compute_busy_fraction - blocked_fraction);

@@ -39,6 +39,8 @@ void assemble_role_reports(const Scenario& sc, const Deployment& dep, const std:
     ++d.workers;
     d.compute_busy_fraction += w.compute_busy_fraction;
     d.blocked_fraction += w.blocked_fraction;
+    d.steps += w.steps;
+    d.pushes += w.pushes;
     r->workers.push_back(w);
   }
   for (auto& d : dcs)

@@ -201,3 +201,40 @@ TEST(NbSync, WorkersNeverWaitForTheWanAndKeepOneRoundInFlight) {
 
 }  // namespace
 }  // namespace geotrain
+
+namespace geotrain {
+namespace {
+
+// An nbsync worker cut off and reported down: its DC's rounds go on without
+// it; when it is heard from again, it is told where the job is, fetches the
+// model, merges it and pushes again.
+TEST(NbSync, AWorkerCutOffAndReportedDownCatchesUpWhenBack) {
+  testing::TraceRecorder rec;
+  testing::FakeJob fj(
+      testing::small_scenario("hips", {R"(policy={"kind":"nbsync"})", "stop.rounds=40",
+                                       "topology.dcs.1.worker_gflops=0.005", "topology.dcs.2.worker_gflops=0.005"}),
+      &rec);
+  const Deployment& dep = fj.job().deployment();
+  const NodeId victim = dep.workers[0], parent = dep.nodes[std::size_t(victim)].parent;
+  fj.run(from_seconds(0.2));
+  fj.world().link(victim, parent).cut = true;
+  fj.world().link(parent, victim).cut = true;
+  fj.world().at(fj.world().now(), [&] { fj.actor(parent).on_peer_down(victim); });
+  fj.world().run(fj.world().now() + from_seconds(1.5));
+  const auto& gs = fj.role<GlobalServer>(dep.global_server);
+  const std::int64_t rounds_while_cut = gs.rounds();
+  fj.world().link(victim, parent).cut = false;
+  fj.world().link(parent, victim).cut = false;
+  const TimeNs back = fj.world().now();
+  fj.world().at(back, [&] { fj.actor(parent).on_peer_up(victim); });  // what the failure detector reports
+  fj.run();
+  EXPECT_EQ(gs.rounds(), 40) << "the job finishes";
+  EXPECT_GT(rounds_while_cut, 2) << "rounds went on without the cut-off worker";
+  int pushes_after = 0;
+  for (const auto& e : rec.events)
+    if (e.kind == TraceKind::kWorkerPushed && e.node == victim && e.t > back) ++pushes_after;
+  EXPECT_GT(pushes_after, 0) << "the worker pushes again once it is back";
+}
+
+}  // namespace
+}  // namespace geotrain

@@ -8,6 +8,7 @@
 #include "core/config/json_reader.h"
 #include "core/deployment.h"
 #include "core/models/mlp.h"
+#include "core/policies/policy_registry.h"
 #include "sim/sim_runner.h"
 #include "tests/test_util.h"
 
@@ -69,6 +70,22 @@ TEST(Determinism, SameScenarioAndSeedGiveIdenticalSummaries) {
   EXPECT_EQ(a, b);
   const std::string c = strip(sim::run_simulation(small_scenario("hips", {"compute.jitter=0.2", "seed=2"})));
   EXPECT_NE(a, c) << "the seed must matter";
+}
+
+// Every registered policy, under every architecture it runs under, is
+// deterministic per seed in the simulator.
+TEST(Determinism, EveryPolicyIsDeterministicPerSeed) {
+  auto strip = [](RunResult r) {
+    nlohmann::json j = summary_json(r);
+    j.erase("wall_time_s");
+    return j.dump();
+  };
+  for (const auto& p : policy_registry())
+    for (const auto& arch : p.architectures) {
+      const Scenario sc = small_scenario(arch, {R"(policy={"kind":")" + p.name + R"("})", "compute.jitter=0.2",
+                                                "topology.dcs.2.worker_gflops=0.5", "stop.rounds=15"});
+      EXPECT_EQ(strip(sim::run_simulation(sc)), strip(sim::run_simulation(sc))) << p.name << " " << arch;
+    }
 }
 
 TEST(Sim, LearnsTheSyntheticTask) {

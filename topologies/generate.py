@@ -74,7 +74,7 @@ write(topology("16dc", "Sixteen regions worldwide, 2 workers each at 10 GFLOP/s,
 
 # The policy comparison (scenarios/hetero-4dc-*.json, fastwan-4dc-*.json): 4 DCs of 2 workers whose
 # steps of 32 samples take 0.1, 0.1, 0.125 and 1 s (a 10x spread: one slow DC), every pair 5 ms apart, and a
-# 50 Mbps or a 10 Gbps WAN. With the scenarios' 407k-parameter MLP a bsp round over the thin WAN
+# 50 Mbps or a 10 Gbps WAN. With the scenarios' 610k-parameter MLP a bsp round over the thin WAN
 # spends about as long in the WAN as in the slowest step.
 HETERO_4DC = [("dc-a", 2, 320), ("dc-b", 2, 320), ("dc-c", 2, 256), ("dc-d", 2, 32)]
 write(topology("hetero-4dc", "Four DCs of 2 workers, steps of 0.1, 0.1, 0.125 and 1 s (32 samples): a 10x compute "

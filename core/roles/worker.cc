@@ -140,9 +140,10 @@ void Worker::end_local_round() {
   if (waits) return push_and_wait(std::move(change));
   snapshot_ = params_;  // progress from here on is merged onto the next global model
   push_in_flight_ = true;
+  pushed_ = std::move(change);  // kept until merged, in case a restarted server asks for it again
   ++stats_.pushes;
   if (ctx_.tracer) ctx_.tracer->record(rt_.now(), spec_.id, TraceKind::kWorkerPushed, round_);
-  rt_.send(make_message(MsgKind::kPush, spec_.id, spec_.parent, round_, std::move(change)));
+  rt_.send(make_message(MsgKind::kPush, spec_.id, spec_.parent, round_, pushed_));
   begin_step();
 }
 
@@ -198,7 +199,10 @@ void Worker::on_message(const Message& msg) {
       if (pulling_) {  // not waiting: install it for the next step
         install(msg);
         pulling_ = false;
-        if (local_opt_) push_in_flight_ = false;  // merged: the next local round may push
+        if (local_opt_) {  // merged: the next local round may push
+          push_in_flight_ = false;
+          pushed_.reset();
+        }
         break;
       }
       if (!waiting_params_) break;
@@ -224,7 +228,16 @@ void Worker::on_message(const Message& msg) {
         begin_step();
       }
       break;
-    case MsgKind::kControl:   // restarted server at round msg.round
+    case MsgKind::kControl:  // a restarted server, or one that closed a round without us, is at round msg.round
+      if (local_opt_ && !ctx_.policy->waits_for_model() && push_in_flight_) {  // stepping on (nbsync)
+        if (msg.round == round_ && pushed_)
+          rt_.send(make_message(MsgKind::kPush, spec_.id, spec_.parent, round_, pushed_));
+        else if (msg.round > round_ && !pulling_) {  // applied, or closed without it: fetch the model
+          pulling_ = true;
+          pull();
+        }
+        break;
+      }
       if (waiting_params_) {  // the pull may have died with the old server
         pull();
         break;
