@@ -205,6 +205,32 @@ TEST(NbSync, WorkersNeverWaitForTheWanAndKeepOneRoundInFlight) {
 namespace geotrain {
 namespace {
 
+// On a fast network the slowest worker's push comes back merged within eps:
+// it waits for the model rather than stepping past it, so its steps are all
+// computed on the newest model; the faster workers, whose pushes wait for the
+// slowest one's, step on through that wait (more steps than esync's).
+TEST(NbSync, OnAFastNetworkTheSlowestWaitsForTheModel) {
+  const std::vector<double> c = {0.3, 0.7, 3.0};
+  testing::TraceRecorder rec;
+  // 50 ms one way: a push comes back merged in about 0.25 s (up, ack, pull), under eps = 0.5 s.
+  testing::FakeJob fj(three_speeds(R"({"kind":"nbsync"})", c, {"topology.wan.default.latency_ms=50"}), &rec);
+  fj.run();
+  const Deployment& dep = fj.job().deployment();
+  const auto rounds = local_rounds(rec);
+  for (NodeId id : dep.workers) {
+    const NodeSpec& n = dep.nodes[std::size_t(id)];
+    if (n.dc == 0) continue;  // beside the global server: no latency to speak of
+    const auto& k = rounds.at(id);
+    ASSERT_GE(k.size(), 11u) << n.name;
+    const WorkerStats st = fj.role<Worker>(id).stats_at(fj.world().now());
+    if (n.dc == 2) {
+      EXPECT_EQ(k.back(), 1) << n.name;
+      // Each round it waits for the state server's answer (0.1 s) and for the model (about 0.25 s).
+      EXPECT_GT(to_seconds(st.blocked_ns) / double(st.pushes), 0.25) << n.name << " waits for each model";
+    }
+  }
+}
+
 // An nbsync worker cut off and reported down: its DC's rounds go on without
 // it; when it is heard from again, it is told where the job is, fetches the
 // model, merges it and pushes again.

@@ -37,6 +37,7 @@ class BalancedLocalRounds : public SyncPolicy {
   bool pushes_model_delta() const override { return true; }
   double global_lr() const override { return global_lr_; }
   bool uses_state_server() const override { return true; }
+  double min_sync_to_step_on_s() const override { return eps_; }
   bool push_now(const std::map<NodeId, WorkerState>& w, NodeId r, TimeNs now) const override {
     return esync_push_now(w, r, now, eps_, transfer_aware_);
   }

@@ -5,7 +5,10 @@
 // w_g arrives merges w = w_g + (w - w_snap). Pipeline depth 1: a worker that is
 // told to push while its previous push is still in flight keeps stepping, and
 // pushes as soon as the model for it is merged; so no worker is ever more than
-// one round ahead of the global model, and none ever idles for the WAN.
+// one round ahead of the global model. A worker whose previous push came back
+// merged in less than eps waits for the model instead (a step begun before it
+// would be computed on a model about to be replaced, to save a wait shorter
+// than the slack esync tolerates anyway): on a fast WAN nbsync is esync.
 #pragma once
 #include "core/policies/policy_registry.h"
 

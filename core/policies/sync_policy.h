@@ -67,7 +67,11 @@ class SyncPolicy {
   // Worker that pushes model deltas and does not wait for the model: while its
   // push is in flight it steps on from a snapshot w_snap of the model it pushed
   // from; the new global model w_g is merged as w = w_g + (w - w_snap).
-  // (Such a worker never has more than one push in flight.)
+  // (Such a worker never has more than one push in flight.) It waits for the
+  // model after all when its last push took less than this to come back
+  // merged: a step begun then would be computed on a model about to be
+  // replaced, for a wait too short to matter.
+  virtual double min_sync_to_step_on_s() const { return 0; }
 
   // Does the deployment have a state server, which each worker (of a policy
   // that steps locally) reports to before every step? It then ends a local

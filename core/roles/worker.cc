@@ -144,6 +144,11 @@ void Worker::end_local_round() {
   ++stats_.pushes;
   if (ctx_.tracer) ctx_.tracer->record(rt_.now(), spec_.id, TraceKind::kWorkerPushed, round_);
   rt_.send(make_message(MsgKind::kPush, spec_.id, spec_.parent, round_, pushed_));
+  pushed_at_ = rt_.now();
+  if (last_sync_s_ < ctx_.policy->min_sync_to_step_on_s()) {  // the model is due soon: step on it, not before it
+    awaiting_merge_ = true;
+    return block();
+  }
   begin_step();
 }
 
@@ -202,6 +207,12 @@ void Worker::on_message(const Message& msg) {
         if (local_opt_) {  // merged: the next local round may push
           push_in_flight_ = false;
           pushed_.reset();
+          last_sync_s_ = to_seconds(rt_.now() - pushed_at_);
+          if (awaiting_merge_) {
+            awaiting_merge_ = false;
+            unblock();
+            begin_step();
+          }
         }
         break;
       }
