@@ -8,7 +8,8 @@
 // one round ahead of the global model. A worker whose previous push came back
 // merged in less than eps waits for the model instead (a step begun before it
 // would be computed on a model about to be replaced, to save a wait shorter
-// than the slack esync tolerates anyway): on a fast WAN nbsync is esync.
+// than the slack esync tolerates anyway): on a fast WAN the slowest worker
+// computes every step on the newest model, as under esync.
 #pragma once
 #include "core/policies/policy_registry.h"
 
