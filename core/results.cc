@@ -8,6 +8,12 @@
 #include "core/atomic_file.h"
 
 namespace geotrain {
+namespace {
+// Local steps per round: 0 for a node or DC that never pushed.
+double steps_per_push(std::int64_t steps, std::int64_t pushes) {
+  return pushes > 0 ? double(steps) / double(pushes) : 0.0;
+}
+}  // namespace
 
 nlohmann::json summary_json(const RunResult& r) {
   using nlohmann::json;
@@ -36,7 +42,7 @@ nlohmann::json summary_json(const RunResult& r) {
                    {"workers", d.workers},
                    {"compute_busy_fraction", d.compute_busy_fraction},
                    {"blocked_fraction", d.blocked_fraction},
-                   {"steps_per_push", d.pushes > 0 ? double(d.steps) / double(d.pushes) : 0.0},
+                   {"steps_per_push", steps_per_push(d.steps, d.pushes)},
                    {"idle_fraction", d.idle_fraction()}});
   j["dcs"] = dcs;
   json workers = json::array();
@@ -45,7 +51,7 @@ nlohmann::json summary_json(const RunResult& r) {
                        {"dc", w.dc},
                        {"steps", w.steps},
                        {"pushes", w.pushes},
-                       {"steps_per_push", w.pushes > 0 ? double(w.steps) / double(w.pushes) : 0.0},
+                       {"steps_per_push", steps_per_push(w.steps, w.pushes)},
                        {"compute_busy_fraction", w.compute_busy_fraction},
                        {"blocked_fraction", w.blocked_fraction}});
   j["workers"] = workers;

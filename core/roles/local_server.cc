@@ -18,17 +18,20 @@ void LocalServer::push_upstream() {
   rt_.send(make_message(MsgKind::kPush, spec_.id, spec_.parent, inflight_round_, inflight_));
 }
 
+void LocalServer::push_when_free() {
+  if (inflight_ || awaiting_params_)
+    pending_ = true;  // asynchronous policies: goes up once the one in flight is through
+  else
+    push_upstream();
+}
+
 void LocalServer::pull_upstream(std::int64_t round) {
   pull_sent_ = rt_.now();
   rt_.send(make_message(MsgKind::kPullRequest, spec_.id, spec_.parent, round));
 }
 
 void LocalServer::on_peer_down(NodeId worker) {
-  if (!agg_.drop(worker)) return;
-  if (inflight_ || awaiting_params_)
-    pending_ = true;
-  else
-    push_upstream();
+  if (agg_.drop(worker)) push_when_free();
 }
 
 void LocalServer::on_peer_up(NodeId worker) { tell_round(worker); }
@@ -67,12 +70,7 @@ void LocalServer::on_message(const Message& msg) {
         if (msg.round < collecting_) tell_round(msg.from);  // a round closed without it: it was stalled
         break;
       }
-      if (agg_.add(msg.from, *msg.payload)) {
-        if (inflight_ || awaiting_params_)
-          pending_ = true;  // asynchronous policies: goes up once the one in flight is through
-        else
-          push_upstream();
-      }
+      if (agg_.add(msg.from, *msg.payload)) push_when_free();
       break;
     case MsgKind::kPushAck:  // from the global server: our push is applied (under bsp: the global round is done)
       if (!inflight_ || !ctx_.policy->accepts(inflight_round_, msg.round)) break;

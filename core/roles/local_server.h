@@ -38,6 +38,7 @@ class LocalServer : public Actor {
  private:
   void push_upstream();
   void pull_upstream(std::int64_t round);
+  void push_when_free();  // the open round is complete: push it now, or once the push in flight is through
   void resync(std::int64_t server_round);
   void tell_round(NodeId worker);
   Runtime& rt_;

@@ -67,12 +67,7 @@ const std::vector<int>& Worker::next_batch() {
 
 void Worker::begin_step() {
   step_start_ = rt_.now();
-  if (ctx_.policy->uses_state_server() && local_done_ == 0) {  // a local round begins: tell the state server
-    Message m = make_message(MsgKind::kStateReport, spec_.id, ctx_.state_server, 0);
-    m.step_s = last_step_s_;
-    m.transfer_s = transfer_s_;
-    rt_.send(std::move(m));
-  }
+  if (ctx_.policy->uses_state_server() && local_done_ == 0) report_state();  // a local round begins
   const ComputeCost cost{ctx_.model->train_flops_per_sample() * ctx_.batch_size, ctx_.batch_size};
   rt_.compute(
       cost, [this] { compute_update(); }, [this] { finish_step(); });
@@ -100,11 +95,7 @@ void Worker::finish_step() {
     if (ctx_.policy->uses_state_server()) {  // its answer ends the round or asks for one more step
       asking_ = true;
       block();
-      Message m = make_message(MsgKind::kStateReport, spec_.id, ctx_.state_server, local_done_);
-      m.step_s = last_step_s_;
-      m.transfer_s = transfer_s_;
-      rt_.send(std::move(m));
-      return;
+      return report_state();
     }
     if (local_done_ < ctx_.policy->local_steps()) return begin_step();
     return end_local_round();
@@ -141,9 +132,7 @@ void Worker::end_local_round() {
   snapshot_ = params_;  // progress from here on is merged onto the next global model
   push_in_flight_ = true;
   pushed_ = std::move(change);  // kept until merged, in case a restarted server asks for it again
-  ++stats_.pushes;
-  if (ctx_.tracer) ctx_.tracer->record(rt_.now(), spec_.id, TraceKind::kWorkerPushed, round_);
-  rt_.send(make_message(MsgKind::kPush, spec_.id, spec_.parent, round_, pushed_));
+  send_push(pushed_);
   pushed_at_ = rt_.now();
   if (last_sync_s_ < ctx_.policy->min_sync_to_step_on_s()) {  // the model is due soon: step on it, not before it
     awaiting_merge_ = true;
@@ -156,16 +145,25 @@ void Worker::push_and_wait(std::shared_ptr<const Payload> update) {
   block();
   pushed_ = std::move(update);
   waiting_ack_ = true;
-  ++stats_.pushes;
-  if (ctx_.tracer) ctx_.tracer->record(rt_.now(), spec_.id, TraceKind::kWorkerPushed, round_);
-  rt_.send(make_message(MsgKind::kPush, spec_.id, spec_.parent, round_, pushed_));
+  send_push(pushed_);
 }
 
 void Worker::send_backlog() {
   push_in_flight_ = true;
+  send_push(std::move(backlog_));
+}
+
+void Worker::send_push(std::shared_ptr<const Payload> update) {
   ++stats_.pushes;
   if (ctx_.tracer) ctx_.tracer->record(rt_.now(), spec_.id, TraceKind::kWorkerPushed, round_);
-  rt_.send(make_message(MsgKind::kPush, spec_.id, spec_.parent, round_, std::move(backlog_)));
+  rt_.send(make_message(MsgKind::kPush, spec_.id, spec_.parent, round_, std::move(update)));
+}
+
+void Worker::report_state() {
+  Message m = make_message(MsgKind::kStateReport, spec_.id, ctx_.state_server, local_done_);
+  m.step_s = last_step_s_;
+  m.transfer_s = transfer_s_;
+  rt_.send(std::move(m));
 }
 
 void Worker::install(const Message& response) {

@@ -55,6 +55,8 @@ class Worker : public Actor {
   void end_local_round();  // push the model's change (local-step policies)
   void push_and_wait(std::shared_ptr<const Payload> update);
   void send_backlog();
+  void send_push(std::shared_ptr<const Payload> update);  // counted and traced
+  void report_state();  // kStateReport(local steps so far, last step, transfer estimate)
   void pull();
   void install(const Message& response);  // a pulled model: replace, or merge local progress
   void block();                           // a wait begins
