@@ -21,7 +21,7 @@ enum class MsgKind : std::uint8_t {
   kControl,       // small control messages (stop, hello, ...)
   kRelease,       // the slowest member's clock (steps the server has from it): policies that bound staleness
   kStateReport,   // worker -> state server, before each step: round = local steps so far, step_s, transfer_s
-  kStateReply,    // state server -> worker: round = 1 "push now", 0 "one more local step"
+  kStateReply,    // state server -> worker: round = 1 "push now" (step_s: the slack), 0 "one more local step"
 };
 constexpr MsgKind kLastMsgKind = MsgKind::kStateReply;
 const char* to_string(MsgKind k);

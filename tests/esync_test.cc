@@ -29,23 +29,34 @@ WorkerState state(std::int64_t k, double step_s, double transfer_s, double repor
 TEST(ESyncRule, PushWhenOneMoreStepWouldEndAfterTheSlowestLessEps) {
   // Slowest (node 2) began its 3 s step at t = 10; a 0.4 s worker asks at t = 12.
   std::map<NodeId, WorkerState> w = {{1, state(5, 0.4, 0, 12)}, {2, state(0, 3.0, 0, 10)}};
-  EXPECT_FALSE(esync_push_now(w, 1, from_seconds(12.0), 0.5, false)) << "rest 1.0 s: 0.4 + 0.5 fits";
-  EXPECT_TRUE(esync_push_now(w, 1, from_seconds(12.2), 0.5, false)) << "rest 0.8 s: 0.4 + 0.5 does not";
-  EXPECT_FALSE(esync_push_now(w, 1, from_seconds(12.2), 0.3, false)) << "less slack, one more step";
+  EXPECT_FALSE(esync_push_now(w, 1, from_seconds(12.0), 0.5, false).push) << "rest 1.0 s: 0.4 + 0.5 fits";
+  EXPECT_TRUE(esync_push_now(w, 1, from_seconds(12.2), 0.5, false).push) << "rest 0.8 s: 0.4 + 0.5 does not";
+  EXPECT_FALSE(esync_push_now(w, 1, from_seconds(12.2), 0.3, false).push) << "less slack, one more step";
+  EXPECT_NEAR(esync_push_now(w, 1, from_seconds(12.2), 0.5, false).slack_s, 0.8, 1e-9) << "the slowest's rest";
   w[1].k = 0;
-  EXPECT_FALSE(esync_push_now(w, 1, from_seconds(13), 0.5, false)) << "never before a first local step";
+  EXPECT_FALSE(esync_push_now(w, 1, from_seconds(13), 0.5, false).push) << "never before a first local step";
   w[2].k = 1;
-  EXPECT_TRUE(esync_push_now(w, 2, from_seconds(13), 0.5, false)) << "the slowest pushes after one step";
+  EXPECT_TRUE(esync_push_now(w, 2, from_seconds(13), 0.5, false).push) << "the slowest pushes after one step";
+  EXPECT_EQ(esync_push_now(w, 2, from_seconds(13), 0.5, false).slack_s, 0.0) << "its push closes the round";
   w[1].k = 2;
   w[2].pushes_told = 1;
-  EXPECT_TRUE(esync_push_now(w, 1, from_seconds(10.1), 0.5, false)) << "the slowest already closed this round";
+  EXPECT_TRUE(esync_push_now(w, 1, from_seconds(10.1), 0.5, false).push) << "the slowest already closed this round";
+  EXPECT_EQ(esync_push_now(w, 1, from_seconds(10.1), 0.5, false).slack_s, 0.0) << "the round waits for this push";
+  // Pipelined, node 1 pushed a round the slowest has not closed: the round it
+  // steps in now ends one of the slowest's rounds later.
+  w[1].pushes_told = 2;
+  w[2].reported_at = from_seconds(10);
+  EXPECT_FALSE(esync_push_now(w, 1, from_seconds(12.8), 0.5, false).push) << "rest 0.2 s + 3 s";
+  EXPECT_NEAR(esync_push_now(w, 1, from_seconds(15.6), 0.5, false).slack_s, 0.4, 1e-9) << "rest 0.4 s";
   // Transfer-aware: the slowest is the one with the largest step + transfer,
   // and a worker with a short path may step longer.
   std::map<NodeId, WorkerState> t = {
       {1, state(3, 0.4, 0.1, 11)}, {2, state(0, 2.0, 0.2, 11)}, {3, state(0, 1.5, 2.0, 11)}};
-  EXPECT_TRUE(esync_push_now(t, 1, from_seconds(12.2), 0.5, false)) << "compute: node 2 slowest, rest 0.8 < 0.4 + 0.5";
-  EXPECT_FALSE(esync_push_now(t, 1, from_seconds(12.2), 0.5, true)) << "transfer: node 3 slowest, rest 2.3 > 0.5 + 0.5";
-  EXPECT_TRUE(esync_push_now(t, 1, from_seconds(13.6), 0.5, true)) << "rest 0.9 < 1.0";
+  EXPECT_TRUE(esync_push_now(t, 1, from_seconds(12.2), 0.5, false).push)
+      << "compute: node 2 slowest, rest 0.8 < 0.4 + 0.5";
+  EXPECT_FALSE(esync_push_now(t, 1, from_seconds(12.2), 0.5, true).push)
+      << "transfer: node 3 slowest, rest 2.3 > 0.5 + 0.5";
+  EXPECT_TRUE(esync_push_now(t, 1, from_seconds(13.6), 0.5, true).push) << "rest 0.9 < 1.0";
 }
 
 // A flat job with three DCs of two workers each, steps of `step_s` seconds
@@ -179,14 +190,23 @@ TEST(ESync, TransferAwareModeCountsTheSlowWorkersPath) {
 TEST(NbSync, WorkersNeverWaitForTheWanAndKeepOneRoundInFlight) {
   const std::vector<double> c = {0.3, 0.7, 3.0};
   testing::TraceRecorder rec;
-  Scenario sc = three_speeds(R"({"kind":"nbsync"})", c, {"stop.rounds=10", "topology.wan.default.bandwidth_mbps=0.05"});
+  // eps 0.1 s: shorter than the 0.4 s the far DCs' pushes take to reach the
+  // global server, which the central DC would otherwise wait for.
+  Scenario sc =
+      three_speeds(R"({"kind":"nbsync","eps":0.1})", c, {"stop.rounds=10", "topology.wan.default.bandwidth_mbps=0.05"});
   testing::FakeJob fj(sc, &rec);
-  fj.run();
   const Deployment& dep = fj.job().deployment();
+  // Until a worker has timed a sync it waits for the model, as esync does:
+  // count from the second round on (the first ends after about 3.8 s).
+  const TimeNs from = from_seconds(6);
+  fj.run(from);
+  std::map<NodeId, TimeNs> busy_before;
+  for (NodeId id : dep.workers) busy_before[id] = fj.role<Worker>(id).stats_at(from).busy_ns;
+  fj.run();
   EXPECT_EQ(fj.role<GlobalServer>(dep.global_server).rounds(), 10);
   for (NodeId id : dep.workers) {
     const WorkerStats s = fj.role<Worker>(id).stats_at(fj.world().now());
-    const double busy = double(s.busy_ns) / double(fj.world().now());
+    const double busy = double(s.busy_ns - busy_before[id]) / double(fj.world().now() - from);
     EXPECT_GT(busy, 0.9) << dep.nodes[std::size_t(id)].name << ": only the state server's answers are waited for";
     EXPECT_GE(s.pushes, 10);
     EXPECT_LE(s.pushes, 11) << "at most one round ahead of the global model";
@@ -205,30 +225,35 @@ TEST(NbSync, WorkersNeverWaitForTheWanAndKeepOneRoundInFlight) {
 namespace geotrain {
 namespace {
 
-// On a fast network the slowest worker's push comes back merged within eps:
-// it waits for the model rather than stepping past it, so its steps are all
-// computed on the newest model; the faster workers, whose pushes wait for the
-// slowest one's, step on through that wait (more steps than esync's).
-TEST(NbSync, OnAFastNetworkTheSlowestWaitsForTheModel) {
+// On a fast network every push comes back merged within eps (less the wait
+// for the slowest worker's compute, which esync tolerates as slack): every
+// worker waits for its model rather than stepping on one about to be
+// replaced, and the run is esync's, step for step.
+TEST(NbSync, OnAFastNetworkItIsESyncStepForStep) {
   const std::vector<double> c = {0.3, 0.7, 3.0};
-  testing::TraceRecorder rec;
-  // 50 ms one way: a push comes back merged in about 0.25 s (up, ack, pull), under eps = 0.5 s.
-  testing::FakeJob fj(three_speeds(R"({"kind":"nbsync"})", c, {"topology.wan.default.latency_ms=50"}), &rec);
-  fj.run();
-  const Deployment& dep = fj.job().deployment();
-  const auto rounds = local_rounds(rec);
-  for (NodeId id : dep.workers) {
-    const NodeSpec& n = dep.nodes[std::size_t(id)];
-    if (n.dc == 0) continue;  // beside the global server: no latency to speak of
-    const auto& k = rounds.at(id);
-    ASSERT_GE(k.size(), 11u) << n.name;
-    const WorkerStats st = fj.role<Worker>(id).stats_at(fj.world().now());
-    if (n.dc == 2) {
-      EXPECT_EQ(k.back(), 1) << n.name;
-      // Each round it waits for the state server's answer (0.1 s) and for the model (about 0.25 s).
-      EXPECT_GT(to_seconds(st.blocked_ns) / double(st.pushes), 0.25) << n.name << " waits for each model";
+  // 50 ms one way: a push comes back merged about 0.25 s after the round closes, under eps = 0.5 s.
+  auto run = [&](const std::string& kind, testing::TraceRecorder* rec) {
+    testing::FakeJob fj(three_speeds(R"({"kind":")" + kind + R"("})", c, {"topology.wan.default.latency_ms=50"}), rec);
+    fj.run();
+    const Deployment& dep = fj.job().deployment();
+    std::vector<double> blocked;
+    for (NodeId id : dep.workers) {
+      const WorkerStats st = fj.role<Worker>(id).stats_at(fj.world().now());
+      blocked.push_back(to_seconds(st.blocked_ns) / double(st.pushes));
     }
-  }
+    std::vector<float> params;
+    for (const ParamBlock& b : fj.role<GlobalServer>(dep.global_server).params())
+      params.insert(params.end(), b.values.data(), b.values.data() + b.values.size());
+    return std::make_tuple(fj.world().now(), params, blocked);
+  };
+  testing::TraceRecorder nb_rec, es_rec;
+  const auto [nb_end, nb_params, nb_blocked] = run("nbsync", &nb_rec);
+  const auto [es_end, es_params, es_blocked] = run("esync", &es_rec);
+  EXPECT_EQ(local_rounds(nb_rec), local_rounds(es_rec));
+  EXPECT_EQ(nb_end, es_end);
+  EXPECT_EQ(nb_params, es_params) << "the same final model";
+  for (std::size_t i = 2; i < nb_blocked.size(); ++i)  // outside the global server's DC
+    EXPECT_GT(nb_blocked[i], 0.25) << "worker " << i << " waits for each model";
 }
 
 // An nbsync worker cut off and reported down: its DC's rounds go on without

@@ -1,24 +1,34 @@
 #include "core/policies/esync.h"
 
+#include <algorithm>
+
 namespace geotrain {
 
-bool esync_push_now(const std::map<NodeId, WorkerState>& workers, NodeId r, TimeNs now, double eps,
-                    bool transfer_aware) {
+PushAdvice esync_push_now(const std::map<NodeId, WorkerState>& workers, NodeId r, TimeNs now, double eps,
+                          bool transfer_aware) {
   auto cost = [&](const WorkerState& w) { return w.step_s + (transfer_aware ? w.transfer_s : 0.0); };
   const WorkerState& me = workers.at(r);
-  if (me.k < 1) return false;
+  if (me.k < 1) return {false, 0};
   // The slowest worker: the largest cost among those that have timed a step.
+  // Until all have, the slack is unknown (the slowest may not have timed one).
   NodeId s = -1;
   double worst = 0;
-  for (const auto& [id, w] : workers)
+  bool all_timed = true;
+  for (const auto& [id, w] : workers) {
+    all_timed = all_timed && w.step_s > 0;
     if (w.step_s > 0 && (s < 0 || cost(w) > worst)) s = id, worst = cost(w);
-  if (s < 0 || s == r) return true;
+  }
+  const double closes = all_timed ? 0.0 : -1.0;  // slack of a push that closes the round
+  if (s < 0 || s == r) return {true, closes};
   const WorkerState& slow = workers.at(s);
-  if (slow.pushes_told > me.pushes_told) return true;  // it already closed the round r is in
+  if (slow.pushes_told > me.pushes_told) return {true, closes};  // it already closed the round r is in
   // Between rounds (it pushed the last round, and has not begun this one: its
   // model is still on the way) its next step has not started: all of it is ahead.
-  const double rest = slow.between_rounds ? cost(slow) : cost(slow) - to_seconds(now - slow.reported_at);
-  return cost(me) + eps > rest;
+  double rest = slow.between_rounds ? cost(slow) : cost(slow) - to_seconds(now - slow.reported_at);
+  // Pipelined (nbsync), r may have pushed rounds the slowest has not closed
+  // yet: the round r is in ends that many of the slowest's rounds later.
+  rest += double(me.pushes_told - slow.pushes_told) * cost(slow);
+  return {cost(me) + eps > rest, all_timed ? std::max(0.0, rest) : -1.0};
 }
 
 namespace {
@@ -38,7 +48,7 @@ class BalancedLocalRounds : public SyncPolicy {
   double global_lr() const override { return global_lr_; }
   bool uses_state_server() const override { return true; }
   double min_sync_to_step_on_s() const override { return eps_; }
-  bool push_now(const std::map<NodeId, WorkerState>& w, NodeId r, TimeNs now) const override {
+  PushAdvice push_now(const std::map<NodeId, WorkerState>& w, NodeId r, TimeNs now) const override {
     return esync_push_now(w, r, now, eps_, transfer_aware_);
   }
 

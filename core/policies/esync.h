@@ -14,9 +14,10 @@ namespace geotrain {
 
 PolicyInfo esync_policy();
 
-// The state server's rule, shared with nbsync: should `r` push now?
-bool esync_push_now(const std::map<NodeId, WorkerState>& workers, NodeId r, TimeNs now, double eps,
-                    bool transfer_aware);
+// The state server's rule, shared with nbsync: should `r` push now, and how
+// long will the slowest worker's compute still take then?
+PushAdvice esync_push_now(const std::map<NodeId, WorkerState>& workers, NodeId r, TimeNs now, double eps,
+                          bool transfer_aware);
 // The policy object of esync (`pipelined` false) and nbsync (true), from
 // their parameters eps, transfer_aware and global_lr.
 std::unique_ptr<SyncPolicy> make_balanced_local_rounds(const PolicyParams& p, bool pipelined);

@@ -5,11 +5,13 @@
 // w_g arrives merges w = w_g + (w - w_snap). Pipeline depth 1: a worker that is
 // told to push while its previous push is still in flight keeps stepping, and
 // pushes as soon as the model for it is merged; so no worker is ever more than
-// one round ahead of the global model. A worker whose previous push came back
-// merged in less than eps waits for the model instead (a step begun before it
-// would be computed on a model about to be replaced, to save a wait shorter
-// than the slack esync tolerates anyway): on a fast WAN the slowest worker
-// computes every step on the newest model, as under esync.
+// one round ahead of the global model, and the state server counts the rounds
+// a worker is ahead when it balances (esync_push_now). A worker whose last
+// sync took less than eps waits for the model instead: the sync is its push's
+// time to come back merged less the state server's slack (the wait for the
+// slowest worker's compute, which esync tolerates anyway). Stepping on then
+// would hide little and compute on a model about to be replaced. So on a fast
+// WAN nbsync is esync step for step; on a thin one it hides the sync.
 #pragma once
 #include "core/policies/policy_registry.h"
 

@@ -31,6 +31,15 @@ struct WorkerState {
   bool between_rounds = false;   // told to push, and not yet begun its next local round
 };
 
+// A state server's answer to a worker's report.
+struct PushAdvice {
+  bool push = true;    // end the local round and push now (else: one more step)
+  double slack_s = 0;  // when pushing: how long until the slowest worker ends its
+                       // round's compute (0: this push closes the round); the
+                       // part of the worker's wait for the model that is not
+                       // sync; negative: unknown (not every worker has timed a step)
+};
+
 class SyncPolicy {
  public:
   virtual ~SyncPolicy() = default;
@@ -68,9 +77,11 @@ class SyncPolicy {
   // push is in flight it steps on from a snapshot w_snap of the model it pushed
   // from; the new global model w_g is merged as w = w_g + (w - w_snap).
   // (Such a worker never has more than one push in flight.) It waits for the
-  // model after all when its last push took less than this to come back
-  // merged: a step begun then would be computed on a model about to be
-  // replaced, for a wait too short to matter.
+  // model after all when its last sync took less than this: the time from its
+  // push to the merge, less the state server's slack (the wait for the
+  // slowest worker's compute, which esync tolerates anyway). Pipelining would
+  // then hide little, and the steps would be computed on a model about to be
+  // replaced.
   virtual double min_sync_to_step_on_s() const { return 0; }
 
   // Does the deployment have a state server, which each worker (of a policy
@@ -79,11 +90,11 @@ class SyncPolicy {
   virtual bool uses_state_server() const { return false; }
   // State server: worker `r` (whose report just arrived, at `now`) asks
   // whether to push now or take one more local step.
-  virtual bool push_now(const std::map<NodeId, WorkerState>& workers, NodeId r, TimeNs now) const {
+  virtual PushAdvice push_now(const std::map<NodeId, WorkerState>& workers, NodeId r, TimeNs now) const {
     (void)workers;
     (void)r;
     (void)now;
-    return true;
+    return {};
   }
 };
 

@@ -14,13 +14,15 @@ void StateServer::on_message(const Message& msg) {
   w.reported_at = rt_.now();
   w.between_rounds = false;
   if (w.k < 1) return;  // before a round's first step: the answer is always "step", so none is sent
-  const bool push = ctx_.policy->push_now(workers_, msg.from, rt_.now());
+  const PushAdvice advice = ctx_.policy->push_now(workers_, msg.from, rt_.now());
+  const bool push = advice.push;
   if (push) {
     ++w.pushes_told;
     w.between_rounds = true;
     ++push_now_;
   }
   Message reply = make_message(MsgKind::kStateReply, spec_.id, msg.from, push ? 1 : 0);
+  reply.step_s = advice.slack_s;
   reply.priority = 1;  // ahead of anything bulky queued to the same worker
   rt_.send(std::move(reply));
 }

@@ -134,6 +134,7 @@ void Worker::end_local_round() {
   pushed_ = std::move(change);  // kept until merged, in case a restarted server asks for it again
   send_push(pushed_);
   pushed_at_ = rt_.now();
+  timed_push_ = told_at_ == pushed_at_ && slack_s_ >= 0;
   if (last_sync_s_ < ctx_.policy->min_sync_to_step_on_s()) {  // the model is due soon: step on it, not before it
     awaiting_merge_ = true;
     return block();
@@ -169,7 +170,7 @@ void Worker::report_state() {
 void Worker::install(const Message& response) {
   transfer_s_ = to_seconds(rt_.now() - pull_sent_) + response.transfer_s;
   const ParamSet& w = response.payload->blocks;
-  if (local_opt_ && pulling_) {  // stepping on since the push: w = w_g + (w - w_snap)
+  if (local_opt_ && pulling_ && !awaiting_merge_) {  // stepped on since the push: w = w_g + (w - w_snap)
     add_scaled(params_, w, 1.0f);
     add_scaled(params_, snapshot_, -1.0f);
   } else {
@@ -205,7 +206,10 @@ void Worker::on_message(const Message& msg) {
         if (local_opt_) {  // merged: the next local round may push
           push_in_flight_ = false;
           pushed_.reset();
-          last_sync_s_ = to_seconds(rt_.now() - pushed_at_);
+          // What of the wait was sync, not the slowest worker's compute. Only
+          // a push made when told has a slack to subtract: one held back
+          // behind the previous round went later, into a later round.
+          if (timed_push_) last_sync_s_ = to_seconds(rt_.now() - pushed_at_) - slack_s_;
           if (awaiting_merge_) {
             awaiting_merge_ = false;
             unblock();
@@ -223,6 +227,10 @@ void Worker::on_message(const Message& msg) {
     case MsgKind::kStateReply:  // the state server's answer: push now (1) or one more step (0)
       if (!asking_) break;
       asking_ = false;
+      if (msg.round == 1) {  // when and with what slack, for the push's sync time
+        slack_s_ = msg.step_s;
+        told_at_ = rt_.now();
+      }
       unblock();
       if (msg.round == 1)
         end_local_round();

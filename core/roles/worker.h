@@ -88,11 +88,13 @@ class Worker : public Actor {
   double local_loss_ = 0;
   bool asking_ = false;  // a report is out, the state server's answer not yet in
   bool ready_ = false;   // told to push while the previous push is in flight
-  // Not waiting for the model: when the last push went, how long the one
-  // before took to come back merged, and whether it waits for this one anyway
-  // (min_sync_to_step_on_s).
-  TimeNs pushed_at_ = 0;
-  double last_sync_s_ = 1e300;
+  // Not waiting for the model: when the last push went, whether it went when
+  // the state server said (at `told_at_`, with a known `slack_s_`), how long the
+  // last such push's sync took (push to merge, less the slack), and whether
+  // it waits for this one anyway (min_sync_to_step_on_s).
+  TimeNs pushed_at_ = 0, told_at_ = -1;
+  bool timed_push_ = false;
+  double slack_s_ = 0, last_sync_s_ = 0;  // untimed: wait, as esync does
   bool awaiting_merge_ = false;
   // Timings reported to the state server: the last step's compute time, and
   // the transfer estimate (last pull's duration plus the parent's own fetch).
