@@ -79,7 +79,8 @@ Deployment plan_deployment(const Topology& t, const std::string& arch, bool stat
 
 Deployment plan_deployment(const Scenario& sc) {
   const PolicyInfo* p = find_policy(sc.policy);
-  return plan_deployment(sc.topology, sc.architecture, p && p->make(sc.policy_params)->uses_state_server());
+  return plan_deployment(sc.topology, sc.architecture,
+                         p && p->make(sc.policy_params, Role::kStateServer)->uses_state_server());
 }
 
 }  // namespace geotrain

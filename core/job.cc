@@ -60,11 +60,13 @@ std::unique_ptr<Actor> TrainingJob::make_actor(NodeId id, Runtime& rt, RunMonito
   ctx.batch_size = sc_.batch_size;
   ctx.monitor = monitor;
   ctx.tracer = tracer;
-  ctx.policy = find_policy(sc_.policy)->make(sc_.policy_params);
+  const NodeSpec& n = dep_.nodes.at(id);
+  ctx.policy = find_policy(sc_.policy)->make(sc_.policy_params, n.role);
+  if (n.role == Role::kLocalServer)
+    ctx.parent_policy = find_policy(sc_.policy)->make(sc_.policy_params, Role::kGlobalServer);
   ctx.checkpoints = checkpoints;
   ctx.checkpoint_every = checkpoint_every;
   ctx.state_server = dep_.state_server;
-  const NodeSpec& n = dep_.nodes.at(id);
   switch (n.role) {
     case Role::kWorker: return std::make_unique<Worker>(rt, n, ctx);
     case Role::kLocalServer: return std::make_unique<LocalServer>(rt, n, ctx);

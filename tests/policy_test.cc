@@ -93,7 +93,8 @@ TEST(PolicyRegistry, FsaIsBspAndEveryPolicyBuildsItsObject) {
   for (const auto& p : policy_registry()) {
     PolicyParams params;
     for (const auto& q : p.params) params[q.name] = q.default_value;
-    EXPECT_NE(p.make(params), nullptr) << p.name;
+    for (Role r : {Role::kWorker, Role::kLocalServer, Role::kGlobalServer, Role::kStateServer})
+      EXPECT_NE(p.make(params, r), nullptr) << p.name;
     EXPECT_FALSE(p.description.empty()) << p.name;
     EXPECT_FALSE(p.architectures.empty()) << p.name;
   }

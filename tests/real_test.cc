@@ -29,6 +29,21 @@ using testing::small_sets;
 using testing::source_path;
 using testing::wait_for_listener;
 
+// The quickstart with `sets`, launched for real (on loopback) and simulated:
+// the two summaries, real first. Fails the test (empty summaries) if the
+// launch does not exit 0.
+std::pair<nlohmann::json, nlohmann::json> launch_and_simulate(const std::string& name,
+                                                              const std::vector<std::string>& sets) {
+  const std::string out = fresh_dir("launch-" + name);
+  const auto r = run_geotrain("launch " + source_path("scenarios/quickstart.json") + " --out " + out +
+                              " -q --timeout 120" + set_args(sets));
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  if (r.exit_code != 0) return {};
+  nlohmann::json real = read_json(out + "/summary.json");
+  std::filesystem::remove_all(out);
+  return {real, summary_json(sim::run_simulation(load_scenario(source_path("scenarios/quickstart.json"), sets)))};
+}
+
 // Every architecture and policy in core/ runs in real mode from the scenario
 // file and trains like the simulation.
 class RealModeEvery : public ::testing::TestWithParam<const char*> {};
@@ -54,22 +69,20 @@ TEST_P(RealModeEvery, LaunchTrainsLikeTheSimulation) {
 
 INSTANTIATE_TEST_SUITE_P(Architectures, RealModeEvery, ::testing::Values("hips", "flat"));
 
-// The asynchronous policies from the same scenario file in both runtimes: the
-// server applies each push (one or more steps); under asp no worker ever waits.
-class RealModeAsync : public ::testing::TestWithParam<const char*> {};
+// The other policies (asynchronous, mixed, federated) from the same scenario
+// file in both runtimes: the server applies each push (one or more steps);
+// under asp no worker ever waits.
+class RealModePolicy : public ::testing::TestWithParam<const char*> {};
 
-TEST_P(RealModeAsync, RunsFromTheScenarioFileInBothRuntimes) {
+TEST_P(RealModePolicy, RunsFromTheScenarioFileInBothRuntimes) {
   const std::string param = GetParam(), policy = param.substr(0, param.find('/')),
                     arch = param.substr(param.find('/') + 1);
   auto sets = small_sets(40);
   sets.push_back("architecture=" + arch);
   sets.push_back(R"(policy={"kind":")" + policy + R"("})");
-  const std::string out = fresh_dir("launch-" + policy + "-" + arch);
-  const auto r = run_geotrain("launch " + source_path("scenarios/quickstart.json") + " --out " + out +
-                              " -q --timeout 120" + set_args(sets));
-  ASSERT_EQ(r.exit_code, 0) << r.output;
-  const RunResult sim = sim::run_simulation(load_scenario(source_path("scenarios/quickstart.json"), sets));
-  for (const nlohmann::json& s : {read_json(out + "/summary.json"), summary_json(sim)}) {
+  const auto [real, sim] = launch_and_simulate(policy + "-" + arch, sets);
+  ASSERT_FALSE(real.is_null());
+  for (const nlohmann::json& s : {real, sim}) {
     EXPECT_EQ(s["policy"], policy);
     EXPECT_EQ(s["rounds"], 40);
     EXPECT_GE(s["worker_steps"].get<int>(), 40);
@@ -77,10 +90,11 @@ TEST_P(RealModeAsync, RunsFromTheScenarioFileInBothRuntimes) {
       for (const auto& dc : s["dcs"]) EXPECT_EQ(dc["blocked_fraction"].get<double>(), 0.0) << s["runtime"];
     }
   }
-  std::filesystem::remove_all(out);
 }
 
-INSTANTIATE_TEST_SUITE_P(Policies, RealModeAsync, ::testing::Values("asp/flat", "ssp/flat", "asp/hips"));
+INSTANTIATE_TEST_SUITE_P(Policies, RealModePolicy,
+                         ::testing::Values("asp/flat", "ssp/flat", "asp/hips", "mixed_sync/hips", "fedavg/hips",
+                                           "fedasync/flat", "fedasync/hips"));
 
 // esync and nbsync from the same scenario file in both runtimes: the state
 // server is a process of its own, reached over the (emulated) network; a DC
@@ -96,12 +110,8 @@ TEST_P(RealModeStateServer, StepsPerRoundAgreeInBothRuntimes) {
   sets.push_back("topology.dcs.1.worker_gflops=0.0036864");    // 0.06 s per step of 64 samples of this MLP
   sets.push_back("topology.dcs.2.worker_gflops=0.000442368");  // 0.5 s
   sets.push_back(R"(policy={"kind":")" + policy + R"(","eps":0.1})");
-  const std::string out = fresh_dir("launch-" + policy);
-  const auto r = run_geotrain("launch " + source_path("scenarios/quickstart.json") + " --out " + out +
-                              " -q --timeout 120" + set_args(sets));
-  ASSERT_EQ(r.exit_code, 0) << r.output;
-  const auto real = read_json(out + "/summary.json");
-  const auto sim = summary_json(sim::run_simulation(load_scenario(source_path("scenarios/quickstart.json"), sets)));
+  const auto [real, sim] = launch_and_simulate(policy, sets);
+  ASSERT_FALSE(real.is_null());
   for (const nlohmann::json& s : {real, sim}) {
     EXPECT_EQ(s["rounds"], 10) << s["runtime"];
     EXPECT_GT(s["state_server"]["reports"].get<int>(), 40) << s["runtime"];
@@ -118,10 +128,25 @@ TEST_P(RealModeStateServer, StepsPerRoundAgreeInBothRuntimes) {
     }
   }
   EXPECT_NEAR(real["final_test_accuracy"].get<double>(), sim["final_test_accuracy"].get<double>(), 0.02);
-  std::filesystem::remove_all(out);
 }
 
 INSTANTIATE_TEST_SUITE_P(Policies, RealModeStateServer, ::testing::Values("esync", "nbsync"));
+
+// HFA from the same scenario file in both runtimes: local servers close K2 - 1
+// of every K2 rounds inside their DC, so both count K1 * K2 steps per worker
+// per WAN sync and the same WAN syncs.
+TEST(RealModeLocalRounds, HfaCountsTheSameStepsAndWanSyncsInBothRuntimes) {
+  auto sets = small_sets(5);
+  sets.push_back(R"(policy={"kind":"hfa","k1":2,"k2":3})");
+  const auto [real, sim] = launch_and_simulate("hfa", sets);
+  ASSERT_FALSE(real.is_null());
+  for (const nlohmann::json& s : {real, sim}) {
+    EXPECT_EQ(s["rounds"], 5) << s["runtime"];
+    for (const auto& w : s["workers"]) EXPECT_EQ(w["steps"], 5 * 2 * 3) << s["runtime"] << " " << w["name"];
+  }
+  EXPECT_EQ(real["wan_syncs"], sim["wan_syncs"]);
+  EXPECT_NEAR(real["final_test_accuracy"].get<double>(), sim["final_test_accuracy"].get<double>(), 0.02);
+}
 
 // local_sgd from the same scenario file in both runtimes: the same steps per
 // round (h per worker) and, being synchronous, the same training.

@@ -18,7 +18,7 @@ PolicyInfo asp_policy() {
           "asynchronous: the server applies each push as it arrives; workers never wait",
           {},
           {"hips", "flat"},
-          [](const PolicyParams&) { return std::make_unique<Asp>(); }};
+          [](const PolicyParams&, Role) { return std::make_unique<Asp>(); }};
 }
 
 }  // namespace geotrain

@@ -15,7 +15,7 @@ class Bsp : public SyncPolicy {
 PolicyInfo bsp_policy() {
   return {
       "bsp", {"fsa"},          "bulk synchronous: every worker's push in every round; workers wait for the new model",
-      {},    {"hips", "flat"}, [](const PolicyParams&) { return std::make_unique<Bsp>(); }};
+      {},    {"hips", "flat"}, [](const PolicyParams&, Role) { return std::make_unique<Bsp>(); }};
 }
 
 }  // namespace geotrain

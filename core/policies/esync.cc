@@ -45,7 +45,7 @@ class BalancedLocalRounds : public SyncPolicy {
   bool round_complete(const RoundView& r) const override { return r.pushed > 0 && r.all_live_pushed; }
   bool waits_for_model() const override { return !pipelined_; }
   bool pushes_model_delta() const override { return true; }
-  double global_lr() const override { return global_lr_; }
+  double global_lr(std::int64_t) const override { return global_lr_; }
   bool uses_state_server() const override { return true; }
   double min_sync_to_step_on_s() const override { return eps_; }
   PushAdvice push_now(const std::map<NodeId, WorkerState>& w, NodeId r, TimeNs now) const override {
@@ -74,7 +74,7 @@ PolicyInfo esync_policy() {
        {"transfer_aware", 0, 0, 1, true, "0: balance compute time (published); 1: compute plus transfer time"},
        {"global_lr", 1.0, 0.0, 100.0, false, "the server's step on the mean model change"}},
       {"hips", "flat"},
-      [](const PolicyParams& p) { return make_balanced_local_rounds(p, false); }};
+      [](const PolicyParams& p, Role) { return make_balanced_local_rounds(p, false); }};
 }
 
 }  // namespace geotrain

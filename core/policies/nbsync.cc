@@ -15,7 +15,7 @@ PolicyInfo nbsync_policy() {
        {"depth", 1, 1, 1, true,
         "rounds a worker may run ahead of the global model; only 1 so far (servers collect one round at a time)"}},
       {"hips", "flat"},
-      [](const PolicyParams& p) { return make_balanced_local_rounds(p, true); }};
+      [](const PolicyParams& p, Role) { return make_balanced_local_rounds(p, true); }};
 }
 
 }  // namespace geotrain

@@ -3,7 +3,11 @@
 #include "core/policies/asp.h"
 #include "core/policies/bsp.h"
 #include "core/policies/esync.h"
+#include "core/policies/fedasync.h"
+#include "core/policies/fedavg.h"
+#include "core/policies/hfa.h"
 #include "core/policies/local_sgd.h"
+#include "core/policies/mixed_sync.h"
 #include "core/policies/nbsync.h"
 #include "core/policies/ssp.h"
 
@@ -11,7 +15,8 @@ namespace geotrain {
 
 const std::vector<PolicyInfo>& policy_registry() {
   static const std::vector<PolicyInfo> registry = {
-      bsp_policy(), asp_policy(), ssp_policy(), local_sgd_policy(), esync_policy(), nbsync_policy(),
+      bsp_policy(),    asp_policy(), ssp_policy(),        local_sgd_policy(), esync_policy(),
+      nbsync_policy(), hfa_policy(), mixed_sync_policy(), fedavg_policy(),    fedasync_policy(),
   };
   return registry;
 }

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/deployment.h"
 #include "core/policies/sync_policy.h"
 
 namespace geotrain {
@@ -30,7 +31,9 @@ struct PolicyInfo {
   std::string description;
   std::vector<PolicyParamSpec> params;
   std::vector<std::string> architectures;  // where it makes sense
-  std::function<std::unique_ptr<SyncPolicy>(const PolicyParams&)> make;
+  // An instance for one role instance; `role` lets a policy differ per tier
+  // (a local server inside a DC, the global server across the WAN).
+  std::function<std::unique_ptr<SyncPolicy>(const PolicyParams&, Role role)> make;
 };
 
 const std::vector<PolicyInfo>& policy_registry();

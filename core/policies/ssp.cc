@@ -24,7 +24,7 @@ PolicyInfo ssp_policy() {
           "stale synchronous: as asp, but no worker runs more than s steps ahead of the slowest",
           {{"s", 3, 0, 1000, true, "staleness bound: steps a worker may run ahead of the slowest"}},
           {"flat"},
-          [](const PolicyParams& p) { return std::make_unique<Ssp>(std::int64_t(p.at("s"))); }};
+          [](const PolicyParams& p, Role) { return std::make_unique<Ssp>(std::int64_t(p.at("s"))); }};
 }
 
 }  // namespace geotrain

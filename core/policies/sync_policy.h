@@ -65,14 +65,41 @@ class SyncPolicy {
   // advances (kRelease), so that workers held by may_step() can go on?
   virtual bool announces_clock() const { return false; }
   // Worker: local steps (each applied with the worker's own optimiser) before
-  // it pushes; 1 = push every step's gradient.
-  virtual int local_steps() const { return 1; }
+  // it pushes, for a worker with `shard_samples` training samples and batches
+  // of `batch_size`; 1 = push every step's gradient.
+  virtual int local_steps(std::size_t shard_samples, int batch_size) const {
+    (void)shard_samples;
+    (void)batch_size;
+    return 1;
+  }
   // What a worker pushes: its model's change since the last global model
   // (w_local - w_global), or (false) its step's gradient. The global server
-  // applies a mean change as w += global_lr() * mean, a mean gradient with the
-  // scenario's optimiser.
+  // applies a mean change as w += global_lr(staleness) * mean (staleness: the
+  // rounds applied since the model the oldest change in it started from), a
+  // mean gradient with the scenario's optimiser.
   virtual bool pushes_model_delta() const { return false; }
-  virtual double global_lr() const { return 1.0; }
+  virtual double global_lr(std::int64_t staleness) const {
+    (void)staleness;
+    return 1.0;
+  }
+  // Worker: does its change count once per training sample it holds (FedAvg's
+  // weighting), not once per worker?
+  virtual bool weights_by_samples() const { return false; }
+  // Local server (of a policy that pushes model deltas): rounds per push up.
+  // It closes the others inside its DC: applies the mean of its workers'
+  // changes to its own copy of the model and releases them with it; the k-th
+  // goes up as the DC's change since the last global model (HFA's K2).
+  virtual int local_rounds_per_push() const { return 1; }
+  // Global server: does it compensate a push for its delay (DC-ASGD)? It then
+  // remembers the model it last served each child and, before summing a
+  // child's push (a sum of `push.contributors` gradients), calls compensate()
+  // with the current model and that one.
+  virtual bool compensates_delay() const { return false; }
+  virtual void compensate(Payload& push, const ParamSet& now, const ParamSet& served) const {
+    (void)push;
+    (void)now;
+    (void)served;
+  }
   // Worker that pushes model deltas and does not wait for the model: while its
   // push is in flight it steps on from a snapshot w_snap of the model it pushed
   // from; the new global model w_g is merged as w = w_g + (w - w_snap).

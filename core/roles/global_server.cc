@@ -38,11 +38,20 @@ void GlobalServer::on_message(const Message& msg) {
       ++pushes_by_child_[msg.from];
       staleness_sum_ += rounds_ - msg.round;
       staleness_max_ = std::max(staleness_max_, rounds_ - msg.round);
-      if (agg_.add(msg.from, *msg.payload)) apply_round();
+      open_staleness_ = std::max(open_staleness_, rounds_ - msg.round);
+      if (ctx_.policy->compensates_delay()) {  // DC-ASGD: against the model this child computed on
+        Payload p = *msg.payload;
+        const auto s = served_.find(msg.from);
+        ctx_.policy->compensate(p, params_, s != served_.end() ? s->second->blocks : *ctx_.initial);
+        if (agg_.add(msg.from, p)) apply_round();
+      } else if (agg_.add(msg.from, *msg.payload)) {
+        apply_round();
+      }
       announce_clock();
       break;
     case MsgKind::kPullRequest:
       if (!agg_.is_live(msg.from)) agg_.readmit(msg.from);
+      if (ctx_.policy->compensates_delay()) served_[msg.from] = current_;
       rt_.send(make_message(MsgKind::kPullResponse, spec_.id, msg.from, rounds_, current_));
       break;
     default: break;
@@ -88,7 +97,7 @@ nlohmann::json GlobalServer::report(TimeNs) const {
 
 void GlobalServer::apply_mean(const ParamSet& mean) {
   if (ctx_.policy->pushes_model_delta())
-    add_scaled(params_, mean, float(ctx_.policy->global_lr()));
+    add_scaled(params_, mean, float(ctx_.policy->global_lr(open_staleness_)));
   else
     opt_->apply(params_, mean);
 }
@@ -99,6 +108,7 @@ void GlobalServer::apply_round() {
   const int n = std::max(1, sum->contributors);
   scale(sum->blocks, 1.0f / float(n));  // mean of the workers' gradients (or model changes)
   apply_mean(sum->blocks);
+  open_staleness_ = 0;
   last_loss_ = sum->loss_sum / n;
   publish();
   const std::int64_t round = rounds_++;

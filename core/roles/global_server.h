@@ -61,7 +61,10 @@ class GlobalServer : public Actor {
   std::int64_t announced_ = 0;             // the slowest clock last announced
   // Accepted pushes and their staleness: rounds applied since the sender's model.
   std::int64_t pushes_ = 0, staleness_sum_ = 0, staleness_max_ = 0;
+  std::int64_t open_staleness_ = 0;  // the largest among the open round's pushes
   std::map<NodeId, std::int64_t> pushes_by_child_;
+  // The model each child last pulled, when the policy compensates delay.
+  std::map<NodeId, std::shared_ptr<const Payload>> served_;
 };
 
 }  // namespace geotrain

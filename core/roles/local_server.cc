@@ -5,21 +5,50 @@
 namespace geotrain {
 
 LocalServer::LocalServer(Runtime& rt, const NodeSpec& spec, const RoleContext& ctx)
-    : rt_(rt), spec_(spec), ctx_(ctx), agg_(spec.children, *ctx.policy) {
+    : rt_(rt),
+      spec_(spec),
+      ctx_(ctx),
+      agg_(spec.children, *ctx.policy),
+      per_push_(ctx.policy->local_rounds_per_push()) {
   auto p = std::make_shared<Payload>();
   p->blocks = *ctx.initial;
   params_ = std::move(p);
+  global_ = params_;
 }
 
 void LocalServer::push_upstream() {
   if (ctx_.tracer) ctx_.tracer->record(rt_.now(), spec_.id, TraceKind::kLocalPushed, collecting_);
-  inflight_ = agg_.take(&to_ack_);
-  inflight_round_ = collecting_++;
+  std::shared_ptr<Payload> sum = agg_.take(&to_ack_);
+  if (per_push_ > 1) {  // the DC's change since the last global model, as a sum over this round's contributors
+    const int n = std::max(1, sum->contributors);
+    ParamSet change = params_->blocks;
+    add_scaled(change, global_->blocks, -1.0f);
+    add_scaled(change, sum->blocks, 1.0f / float(n));
+    scale(change, float(n));
+    sum->blocks = std::move(change);
+  }
+  inflight_ = std::move(sum);
+  inflight_round_ = upstream(collecting_);
+  acked_round_ = collecting_++;
   rt_.send(make_message(MsgKind::kPush, spec_.id, spec_.parent, inflight_round_, inflight_));
 }
 
+void LocalServer::close_locally() {
+  std::vector<NodeId> members;
+  std::shared_ptr<Payload> sum = agg_.take(&members);
+  auto next = std::make_shared<Payload>();
+  next->blocks = params_->blocks;
+  add_scaled(next->blocks, sum->blocks, 1.0f / float(std::max(1, sum->contributors)));
+  params_ = std::move(next);
+  for (NodeId w : members)
+    if (agg_.is_live(w)) rt_.send(make_message(MsgKind::kPushAck, spec_.id, w, collecting_));
+  ++collecting_;
+}
+
 void LocalServer::push_when_free() {
-  if (inflight_ || awaiting_params_)
+  if (collecting_ % per_push_ != per_push_ - 1)
+    close_locally();
+  else if (inflight_ || awaiting_params_)
     pending_ = true;  // asynchronous policies: goes up once the one in flight is through
   else
     push_upstream();
@@ -45,7 +74,7 @@ void LocalServer::tell_round(NodeId worker) {
 void LocalServer::rejoin() {
   adopt_ = true;
   awaiting_params_ = true;
-  pull_upstream(collecting_);
+  pull_upstream(upstream(collecting_));
 }
 
 void LocalServer::resync(std::int64_t server_round) {
@@ -73,7 +102,7 @@ void LocalServer::on_message(const Message& msg) {
       if (agg_.add(msg.from, *msg.payload)) push_when_free();
       break;
     case MsgKind::kPushAck:  // from the global server: our push is applied (under bsp: the global round is done)
-      if (!inflight_ || !ctx_.policy->accepts(inflight_round_, msg.round)) break;
+      if (!inflight_ || !parent().accepts(inflight_round_, msg.round)) break;
       inflight_.reset();
       awaiting_params_ = true;
       pull_upstream(msg.round);
@@ -82,23 +111,24 @@ void LocalServer::on_message(const Message& msg) {
       if (!awaiting_params_) break;
       awaiting_params_ = false;
       params_ = msg.payload;
+      global_ = msg.payload;
       fetch_s_ = to_seconds(rt_.now() - pull_sent_) + msg.transfer_s;
       // (Asynchronous policies accept pushes from behind: a server that moved
       // on is normal for them, and nothing collected is obsolete.)
-      if (adopt_ || (msg.round > collecting_ && !ctx_.policy->accepts(collecting_, msg.round))) {
+      if (adopt_ || (msg.round > upstream(collecting_) && !parent().accepts(upstream(collecting_), msg.round))) {
         // Behind the global server (stalled, dropped, restarted): what was being
         // collected is obsolete. Adopt the server's round; every worker is told it
         // and pulls (those waiting for an ack treat it as the ack).
         adopt_ = false;
         agg_.take();
-        collecting_ = msg.round;
+        collecting_ = msg.round * per_push_;
         to_ack_.clear();
         for (NodeId w : spec_.children) tell_round(w);
         break;
       }
-      collecting_ = std::max(collecting_, msg.round);
+      collecting_ = std::max(collecting_, msg.round * per_push_);
       for (NodeId w : to_ack_)
-        if (agg_.is_live(w)) rt_.send(make_message(MsgKind::kPushAck, spec_.id, w, inflight_round_));
+        if (agg_.is_live(w)) rt_.send(make_message(MsgKind::kPushAck, spec_.id, w, acked_round_));
       to_ack_.clear();
       if (pending_) {
         pending_ = false;

@@ -7,6 +7,13 @@
 // summed and go up as soon as it is through, and the global server moving
 // ahead of the local one is normal, not a sign of having fallen behind.
 //
+// Local rounds (HFA): when its policy's local_rounds_per_push() is k > 1, it
+// closes k - 1 of every k rounds inside the DC (applies the mean of its
+// workers' model changes to its own copy of the model and releases them with
+// it) and pushes the k-th as the DC's change since the last global model. Its
+// workers count local rounds, the global server WAN syncs: round r here is
+// r / k there.
+//
 // Faults: a worker reported down is no longer waited for; a worker that pulls
 // while not live is readmitted (it rejoined) and told which round is being
 // collected. A kControl from the global server ("resync at round R", sent by a
@@ -38,21 +45,29 @@ class LocalServer : public Actor {
  private:
   void push_upstream();
   void pull_upstream(std::int64_t round);
-  void push_when_free();  // the open round is complete: push it now, or once the push in flight is through
+  void
+  push_when_free();  // the open round is complete: close it here, push it now, or once the push in flight is through
+  void close_locally();  // a local round: apply its mean here and release the workers
+  std::int64_t upstream(std::int64_t round) const { return round / per_push_; }
+  // The global server's rules, for its acknowledgements and rounds.
+  const SyncPolicy& parent() const { return ctx_.parent_policy ? *ctx_.parent_policy : *ctx_.policy; }
   void resync(std::int64_t server_round);
   void tell_round(NodeId worker);
   Runtime& rt_;
   NodeSpec spec_;
   RoleContext ctx_;
   Aggregator agg_;
-  std::shared_ptr<const Payload> params_;    // latest pulled parameters, shared with every response
+  const std::int64_t per_push_;              // rounds per upstream push (local_rounds_per_push)
+  std::shared_ptr<const Payload> params_;    // the DC's model, shared with every response
+  std::shared_ptr<const Payload> global_;    // the last global model pulled (HFA's milestone)
   std::int64_t collecting_ = 0;              // the round whose pushes are being summed
   std::shared_ptr<const Payload> inflight_;  // pushed upstream, not yet acknowledged
-  std::int64_t inflight_round_ = -1;
-  std::vector<NodeId> to_ack_;    // contributors of the round in flight
-  bool awaiting_params_ = false;  // acknowledged upstream, pull sent, no parameters yet
-  bool adopt_ = false;            // a restarted process: adopt the workers once the parameters arrive
-  bool pending_ = false;          // a complete sum waits for the push in flight (asynchronous policies)
+  std::int64_t inflight_round_ = -1;         // its round at the global server
+  std::int64_t acked_round_ = -1;            // the same round as the workers number it
+  std::vector<NodeId> to_ack_;               // contributors of the round in flight
+  bool awaiting_params_ = false;             // acknowledged upstream, pull sent, no parameters yet
+  bool adopt_ = false;                       // a restarted process: adopt the workers once the parameters arrive
+  bool pending_ = false;                     // a complete sum waits for the push in flight (asynchronous policies)
   // How long the last upstream pull took: passed on with every pull response
   // (transfer_s), so workers can estimate their whole path's transfer time.
   TimeNs pull_sent_ = 0;

@@ -24,6 +24,9 @@ struct RoleContext {
   RunMonitor* monitor = nullptr;             // global server only; may be null in real-mode non-GS processes
   Tracer* tracer = nullptr;                  // may be null
   std::shared_ptr<const SyncPolicy> policy;  // this role's own instance
+  // A local server's view of its parent's rules (the global server's
+  // instance: which of its acknowledgements and rounds count); else null.
+  std::shared_ptr<const SyncPolicy> parent_policy;
   // Global server only, may be null: where to persist, and how often to snapshot.
   CheckpointStore* checkpoints = nullptr;
   std::int64_t checkpoint_every = 0;

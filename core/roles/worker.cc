@@ -97,7 +97,7 @@ void Worker::finish_step() {
       block();
       return report_state();
     }
-    if (local_done_ < ctx_.policy->local_steps()) return begin_step();
+    if (local_done_ < ctx_.policy->local_steps(order_.size(), ctx_.batch_size)) return begin_step();
     return end_local_round();
   }
   if (!ctx_.policy->waits_for_model()) {  // push and step on; a newer model is installed when it comes
@@ -126,6 +126,12 @@ void Worker::end_local_round() {
   add_scaled(change->blocks, global_, -1.0f);
   change->loss_sum = local_loss_ / local_done_;
   change->contributors = 1;
+  if (ctx_.policy->weights_by_samples()) {  // counted once per sample it holds: the servers' mean is weighted
+    const int n = int(order_.size());
+    scale(change->blocks, float(n));
+    change->loss_sum *= n;
+    change->contributors = n;
+  }
   local_done_ = 0;
   local_loss_ = 0;
   if (waits) return push_and_wait(std::move(change));
@@ -192,7 +198,9 @@ void Worker::on_message(const Message& msg) {
         pulling_ = true;
         break;
       }
-      if (msg.round != round_ || !waiting_ack_) break;
+      // Ours: for the round pushed in (or, where the policy accepts pushes from
+      // behind, the later round the server applied it in).
+      if (!waiting_ack_ || !ctx_.policy->accepts(round_, msg.round)) break;
       waiting_ack_ = false;
       waiting_params_ = true;
       pushed_.reset();
