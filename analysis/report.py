@@ -4,7 +4,8 @@
 usage: report.py DIR
   DIR/summary.json            -> a single run
   DIR/results.csv + DIR/runs/ -> a sweep (every finished point)
-Writes DIR/report/{accuracy_vs_time,time_to_target,bytes,dc_fractions}.png and
+Writes DIR/report/{accuracy_vs_time,time_to_target,bytes,dc_fractions}.png (with runs over several
+topologies also time_to_target_heatmap.png and time_to_target_matrix.csv) and
 DIR/report/index.html (PNGs embedded, so the page is one file).
 """
 import base64
@@ -19,6 +20,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402  (matplotlib's own dependency)
 
 
 def load_runs(d):
@@ -79,6 +81,46 @@ def num(v, fmt):
     return "" if v is None else format(v, fmt)
 
 
+def heat_map(runs, topologies, target, out):
+    """Mean time to target per (architecture/policy, topology) as a heat map, the best (lowest) of each
+    column boxed, cells never reached grey; the same matrix as time_to_target_matrix.csv. Returns the PNG."""
+    cells = {}
+    for _, s, _ in runs:
+        key = (f"{s['architecture']}/{s['policy']}", s["scenario"]["topology"].get("name", ""))
+        cells.setdefault(key, []).append(s.get("time_to_target_s"))
+    policies = sorted({p for p, _ in cells})
+    value = {}
+    for k, v in cells.items():
+        reached = [x for x in v if x is not None]
+        value[k] = sum(reached) / len(reached) if reached else None
+    with open(os.path.join(out, "time_to_target_matrix.csv"), "w") as f:
+        f.write("policy," + ",".join(topologies) + "\n")
+        for p in policies:
+            f.write(p + "," + ",".join("" if value.get((p, t)) is None else f"{value[(p, t)]:.1f}" for t in topologies)
+                    + "\n")
+    grid = [[value.get((p, t)) for t in topologies] for p in policies]
+    finite = [v for row in grid for v in row if v is not None]
+    fig, ax = plt.subplots(figsize=(1.6 * len(topologies) + 2.5, 0.45 * len(policies) + 1.8))
+    cmap = plt.get_cmap("viridis_r").copy()
+    cmap.set_bad("#d0d0d0")
+    data = np.ma.masked_invalid(np.array([[np.nan if v is None else v for v in row] for row in grid], dtype=float))
+    im = ax.imshow(data, cmap=cmap, aspect="auto", vmin=min(finite) if finite else 0, vmax=max(finite) if finite else 1)
+    for j, t in enumerate(topologies):
+        col = [(grid[i][j], i) for i in range(len(policies)) if grid[i][j] is not None]
+        best = min(col)[1] if col else None
+        for i in range(len(policies)):
+            v = grid[i][j]
+            ax.text(j, i, "-" if v is None else f"{v:.0f}", ha="center", va="center", fontsize=8,
+                    color="black" if v is None else "white")
+            if i == best:
+                ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, edgecolor="red", linewidth=2.5))
+    ax.set_xticks(range(len(topologies)), topologies, rotation=30, ha="right", fontsize=8)
+    ax.set_yticks(range(len(policies)), policies, fontsize=8)
+    ax.set_title(f"Time to accuracy {target} (s); grey: not reached; red box: best of the column")
+    fig.colorbar(im, ax=ax, label="seconds")
+    return save(fig, out, "time_to_target_heatmap.png")
+
+
 def render(d, runs, out):
     """Writes every PNG and index.html into out."""
     pngs = []
@@ -119,6 +161,10 @@ def render(d, runs, out):
     ax.set_ylabel("mean time to target (s)")
     ax.set_title(f"Time to target accuracy {target} by architecture/policy")
     pngs.append(("Time to target per policy", save(fig, out, "time_to_target.png")))
+
+    if len(topologies) > 1:
+        pngs.append(("Time to target: policy x topology (best per column boxed)",
+                     heat_map(runs, sorted(topologies), target, out)))
 
     fig, ax = plt.subplots(figsize=(9, 4.5))
     xs = range(len(runs))

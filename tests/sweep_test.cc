@@ -164,5 +164,37 @@ TEST(Report, WritesPlotsAndASelfContainedPageForASweep) {
   fs::remove_all(dir);
 }
 
+// Runs over several topologies: a heat map of time to target (policy x
+// topology) and its matrix as CSV, one row per architecture/policy.
+TEST(Report, DrawsTheTimeToTargetHeatMapAcrossTopologies) {
+  const std::string dir = "/tmp/geotrain-test-heatmap-" + std::to_string(::getpid());
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  nlohmann::json s;
+  s["name"] = "heat";
+  s["base"] = source_path("scenarios/quickstart.json");
+  s["sets"] = {R"(model={"kind":"mlp","hidden":[16]})",
+               R"(dataset={"kind":"synthetic","features":32,"classes":4,"train":2000,"test":400})", "stop.rounds=30",
+               "eval.every_rounds=5", "stop.target_accuracy=0.5"};
+  s["grid"] = {{"topology", {"../topologies/quickstart.json", "../topologies/2dc.json"}}};
+  s["zip"] = {{"policy", {{{"kind", "bsp"}}, {{"kind", "local_sgd"}, {"h", 2}}}}};
+  std::ofstream(dir + "/sweep.json") << s.dump(1);
+  ASSERT_EQ(run_geotrain("sweep " + dir + "/sweep.json --out " + dir + "/out -q -j 2").exit_code, 0);
+  const auto r = run_geotrain("report " + dir + "/out");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::ifstream png(dir + "/out/report/time_to_target_heatmap.png", std::ios::binary);
+  char magic[8] = {};
+  png.read(magic, 8);
+  EXPECT_EQ(std::string(magic + 1, 3), "PNG");
+  std::ifstream csv(dir + "/out/report/time_to_target_matrix.csv");
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(csv, line);) lines.push_back(line);
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_EQ(lines[0], "policy,2dc,quickstart");
+  EXPECT_EQ(lines[1].rfind("hips/bsp,", 0), 0u) << lines[1];
+  EXPECT_EQ(lines[2].rfind("hips/local_sgd,", 0), 0u) << lines[2];
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace geotrain

@@ -82,3 +82,14 @@ write(topology("hetero-4dc", "Four DCs of 2 workers, steps of 0.1, 0.1, 0.125 an
                HETERO_4DC, "dc-a", lambda a, b: 50, lambda a, b: 5, "worker_samples_per_s"))
 write(topology("fastwan-4dc", "hetero-4dc with a 10 Gbps WAN: the same 10x compute spread, every pair 10 Gbps, "
                "5 ms one way.", HETERO_4DC, "dc-a", lambda a, b: 10000, lambda a, b: 5, "worker_samples_per_s"))
+
+# The policy atlas (examples/sweeps/policy-atlas.json): 4 DCs of 2 workers, every pair 5 ms apart, on three
+# WANs (thin 20 Mbps, medium 200 Mbps, fat 10 Gbps) and two compute spreads: uniform (every step of 32
+# samples 0.1 s) and 10x (hetero-4dc's 0.1, 0.1, 0.125 and 1 s).
+UNIFORM_4DC = [("dc-a", 2, 320), ("dc-b", 2, 320), ("dc-c", 2, 320), ("dc-d", 2, 320)]
+for wan, mbps in (("thin", 20), ("medium", 200), ("fat", 10000)):
+    for spread, dcs, what in (("uniform", UNIFORM_4DC, "every step of 32 samples 0.1 s"),
+                              ("10x", HETERO_4DC, "steps of 0.1, 0.1, 0.125 and 1 s (a 10x spread)")):
+        write(topology(f"atlas-{wan}-{spread}", f"Policy atlas: four DCs of 2 workers, {what}; every pair "
+                       f"{mbps} Mbps ({wan} WAN), 5 ms one way. The global and state servers are in dc-a.",
+                       dcs, "dc-a", lambda a, b, m=mbps: m, lambda a, b: 5, "worker_samples_per_s"))

@@ -13,6 +13,7 @@ class FedAsync : public SyncPolicy {
   bool waits_for_model() const override { return true; }
   int local_steps(std::size_t, int) const override { return h_; }
   bool pushes_model_delta() const override { return true; }
+  bool mixes_models() const override { return true; }
   double global_lr(std::int64_t staleness) const override { return alpha_ * std::pow(1.0 + double(staleness), -a_); }
 
  private:
@@ -26,9 +27,9 @@ PolicyInfo fedasync_policy() {
   return {
       "fedasync",
       {},
-      "asynchronous federated: H local steps, each change applied on arrival weighted by its staleness",
+      "asynchronous federated: H local steps, each model mixed in on arrival, weighted by its staleness",
       {{"h", 20, 1, 100000, true, "local steps per push"},
-       {"alpha", 0.6, 0.0, 1.0, false, "mixing weight of a fresh change"},
+       {"alpha", 0.6, 0.0, 1.0, false, "mixing weight of a fresh model"},
        {"a", 0.5, 0.0, 10.0, false, "staleness decay: weight alpha * (1 + staleness)^-a"}},
       {"hips", "flat"},
       [](const PolicyParams& p, Role) { return std::make_unique<FedAsync>(int(p.at("h")), p.at("alpha"), p.at("a")); }};

@@ -82,6 +82,11 @@ class SyncPolicy {
     (void)staleness;
     return 1.0;
   }
+  // Worker of a policy that pushes model deltas: does it push its model w_i
+  // itself instead, for the global server to mix, w = (1 - g) w + g mean(w_i)
+  // with g = global_lr(staleness) (FedAsync)? Mixing, unlike adding changes,
+  // never moves w past the models it mixes in.
+  virtual bool mixes_models() const { return false; }
   // Worker: does its change count once per training sample it holds (FedAvg's
   // weighting), not once per worker?
   virtual bool weights_by_samples() const { return false; }

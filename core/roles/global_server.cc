@@ -96,10 +96,14 @@ nlohmann::json GlobalServer::report(TimeNs) const {
 }
 
 void GlobalServer::apply_mean(const ParamSet& mean) {
-  if (ctx_.policy->pushes_model_delta())
-    add_scaled(params_, mean, float(ctx_.policy->global_lr(open_staleness_)));
-  else
-    opt_->apply(params_, mean);
+  if (!ctx_.policy->pushes_model_delta()) return opt_->apply(params_, mean);
+  const float g = float(ctx_.policy->global_lr(open_staleness_));
+  if (ctx_.policy->mixes_models()) {  // w = (1 - g) w + g mean
+    scale(params_, 1.0f - g);
+    add_scaled(params_, mean, g);
+  } else {
+    add_scaled(params_, mean, g);
+  }
 }
 
 void GlobalServer::apply_round() {

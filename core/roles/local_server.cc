@@ -1,6 +1,7 @@
 #include "core/roles/local_server.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace geotrain {
 
@@ -28,7 +29,11 @@ void LocalServer::push_upstream() {
     sum->blocks = std::move(change);
   }
   inflight_ = std::move(sum);
-  inflight_round_ = upstream(collecting_);
+  // Tagged with the oldest model in the sum: under an asynchronous policy a
+  // worker's push may come from a round before the one collected, and the
+  // global server weighs (and counts) staleness by it.
+  inflight_round_ = upstream(std::min(collecting_, oldest_));
+  oldest_ = std::numeric_limits<std::int64_t>::max();
   acked_round_ = collecting_++;
   rt_.send(make_message(MsgKind::kPush, spec_.id, spec_.parent, inflight_round_, inflight_));
 }
@@ -36,6 +41,7 @@ void LocalServer::push_upstream() {
 void LocalServer::close_locally() {
   std::vector<NodeId> members;
   std::shared_ptr<Payload> sum = agg_.take(&members);
+  oldest_ = std::numeric_limits<std::int64_t>::max();
   auto next = std::make_shared<Payload>();
   next->blocks = params_->blocks;
   add_scaled(next->blocks, sum->blocks, 1.0f / float(std::max(1, sum->contributors)));
@@ -99,6 +105,7 @@ void LocalServer::on_message(const Message& msg) {
         if (msg.round < collecting_) tell_round(msg.from);  // a round closed without it: it was stalled
         break;
       }
+      oldest_ = std::min(oldest_, msg.round);
       if (agg_.add(msg.from, *msg.payload)) push_when_free();
       break;
     case MsgKind::kPushAck:  // from the global server: our push is applied (under bsp: the global round is done)
@@ -121,6 +128,7 @@ void LocalServer::on_message(const Message& msg) {
         // and pulls (those waiting for an ack treat it as the ack).
         adopt_ = false;
         agg_.take();
+        oldest_ = std::numeric_limits<std::int64_t>::max();
         collecting_ = msg.round * per_push_;
         to_ack_.clear();
         for (NodeId w : spec_.children) tell_round(w);

@@ -123,7 +123,7 @@ void Worker::end_local_round() {
   ready_ = false;
   auto change = std::make_shared<Payload>();
   change->blocks = params_;
-  add_scaled(change->blocks, global_, -1.0f);
+  if (!ctx_.policy->mixes_models()) add_scaled(change->blocks, global_, -1.0f);
   change->loss_sum = local_loss_ / local_done_;
   change->contributors = 1;
   if (ctx_.policy->weights_by_samples()) {  // counted once per sample it holds: the servers' mean is weighted
