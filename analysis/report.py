@@ -15,6 +15,7 @@ import json
 import os
 import shutil
 import sys
+import warnings
 
 import matplotlib
 
@@ -70,7 +71,9 @@ SUMMARY_COLUMNS = {"final_test_accuracy", "final_loss", "time_to_target_s", "sim
 
 def save(fig, out, name):
     path = os.path.join(out, name)
-    fig.tight_layout()
+    with warnings.catch_warnings():  # many long labels: tight_layout gives up on a margin, the plot is still drawn
+        warnings.simplefilter("ignore", UserWarning)
+        fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
@@ -82,7 +85,8 @@ def num(v, fmt):
 
 
 def heat_map(runs, topologies, target, out):
-    """Mean time to target per (architecture/policy, topology) as a heat map, the best (lowest) of each
+    """Mean time to target per (architecture/policy, topology; columns in the runs' order, a sweep's
+    axis order) as a heat map, the best (lowest) of each
     column boxed, cells never reached grey; the same matrix as time_to_target_matrix.csv. Returns the PNG."""
     cells = {}
     for _, s, _ in runs:
@@ -110,8 +114,9 @@ def heat_map(runs, topologies, target, out):
         best = min(col)[1] if col else None
         for i in range(len(policies)):
             v = grid[i][j]
+            light = v is None or (finite and v < (min(finite) + max(finite)) / 2)  # viridis_r: low is yellow
             ax.text(j, i, "-" if v is None else f"{v:.0f}", ha="center", va="center", fontsize=8,
-                    color="black" if v is None else "white")
+                    color="black" if light else "white")
             if i == best:
                 ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, edgecolor="red", linewidth=2.5))
     ax.set_xticks(range(len(topologies)), topologies, rotation=30, ha="right", fontsize=8)
@@ -164,7 +169,8 @@ def render(d, runs, out):
 
     if len(topologies) > 1:
         pngs.append(("Time to target: policy x topology (best per column boxed)",
-                     heat_map(runs, sorted(topologies), target, out)))
+                     heat_map(runs, list(dict.fromkeys(s["scenario"]["topology"].get("name", "") for _, s, _ in runs)),
+                              target, out)))
 
     fig, ax = plt.subplots(figsize=(9, 4.5))
     xs = range(len(runs))

@@ -190,7 +190,7 @@ TEST(Report, DrawsTheTimeToTargetHeatMapAcrossTopologies) {
   std::vector<std::string> lines;
   for (std::string line; std::getline(csv, line);) lines.push_back(line);
   ASSERT_EQ(lines.size(), 3u);
-  EXPECT_EQ(lines[0], "policy,2dc,quickstart");
+  EXPECT_EQ(lines[0], "policy,quickstart,2dc") << "columns in the sweep's order";
   EXPECT_EQ(lines[1].rfind("hips/bsp,", 0), 0u) << lines[1];
   EXPECT_EQ(lines[2].rfind("hips/local_sgd,", 0), 0u) << lines[2];
   fs::remove_all(dir);
