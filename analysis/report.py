@@ -147,7 +147,7 @@ def render(d, runs, out):
 
     # Time to target: mean per (architecture, policy) group, per topology when the runs span several
     # (a policy comparison over two WANs); runs that never reached it are counted apart.
-    topologies = {(s["scenario"].get("topology") or {}).get("name", "") for _, s, _ in runs}
+    topologies = list(dict.fromkeys((s["scenario"].get("topology") or {}).get("name", "") for _, s, _ in runs))
     groups = {}
     for label, s, rows in runs:
         key = f"{s['architecture']}/{s['policy']}"
@@ -169,8 +169,7 @@ def render(d, runs, out):
 
     if len(topologies) > 1:
         pngs.append(("Time to target: policy x topology (best per column boxed)",
-                     heat_map(runs, list(dict.fromkeys(s["scenario"]["topology"].get("name", "") for _, s, _ in runs)),
-                              target, out)))
+                     heat_map(runs, topologies, target, out)))
 
     fig, ax = plt.subplots(figsize=(9, 4.5))
     xs = range(len(runs))

@@ -61,9 +61,9 @@ std::unique_ptr<Actor> TrainingJob::make_actor(NodeId id, Runtime& rt, RunMonito
   ctx.monitor = monitor;
   ctx.tracer = tracer;
   const NodeSpec& n = dep_.nodes.at(id);
-  ctx.policy = find_policy(sc_.policy)->make(sc_.policy_params, n.role);
-  if (n.role == Role::kLocalServer)
-    ctx.parent_policy = find_policy(sc_.policy)->make(sc_.policy_params, Role::kGlobalServer);
+  const PolicyInfo& policy = *find_policy(sc_.policy);
+  ctx.policy = policy.make(sc_.policy_params, n.role);
+  if (n.role == Role::kLocalServer) ctx.parent_policy = policy.make(sc_.policy_params, Role::kGlobalServer);
   ctx.checkpoints = checkpoints;
   ctx.checkpoint_every = checkpoint_every;
   ctx.state_server = dep_.state_server;

@@ -39,13 +39,16 @@ void GlobalServer::on_message(const Message& msg) {
       staleness_sum_ += rounds_ - msg.round;
       staleness_max_ = std::max(staleness_max_, rounds_ - msg.round);
       open_staleness_ = std::max(open_staleness_, rounds_ - msg.round);
-      if (ctx_.policy->compensates_delay()) {  // DC-ASGD: against the model this child computed on
-        Payload p = *msg.payload;
-        const auto s = served_.find(msg.from);
-        ctx_.policy->compensate(p, params_, s != served_.end() ? s->second->blocks : *ctx_.initial);
-        if (agg_.add(msg.from, p)) apply_round();
-      } else if (agg_.add(msg.from, *msg.payload)) {
-        apply_round();
+      {
+        const Payload* push = msg.payload.get();
+        Payload compensated;
+        if (ctx_.policy->compensates_delay()) {  // DC-ASGD: against the model this child computed on
+          compensated = *push;
+          const auto s = served_.find(msg.from);
+          ctx_.policy->compensate(compensated, params_, s != served_.end() ? s->second->blocks : *ctx_.initial);
+          push = &compensated;
+        }
+        if (agg_.add(msg.from, *push)) apply_round();
       }
       announce_clock();
       break;
@@ -98,12 +101,8 @@ nlohmann::json GlobalServer::report(TimeNs) const {
 void GlobalServer::apply_mean(const ParamSet& mean) {
   if (!ctx_.policy->pushes_model_delta()) return opt_->apply(params_, mean);
   const float g = float(ctx_.policy->global_lr(open_staleness_));
-  if (ctx_.policy->mixes_models()) {  // w = (1 - g) w + g mean
-    scale(params_, 1.0f - g);
-    add_scaled(params_, mean, g);
-  } else {
-    add_scaled(params_, mean, g);
-  }
+  if (ctx_.policy->mixes_models()) scale(params_, 1.0f - g);  // w = (1 - g) w + g mean
+  add_scaled(params_, mean, g);
 }
 
 void GlobalServer::apply_round() {

@@ -1,7 +1,6 @@
 #include "core/roles/local_server.h"
 
 #include <algorithm>
-#include <limits>
 
 namespace geotrain {
 
@@ -21,11 +20,10 @@ void LocalServer::push_upstream() {
   if (ctx_.tracer) ctx_.tracer->record(rt_.now(), spec_.id, TraceKind::kLocalPushed, collecting_);
   std::shared_ptr<Payload> sum = agg_.take(&to_ack_);
   if (per_push_ > 1) {  // the DC's change since the last global model, as a sum over this round's contributors
-    const int n = std::max(1, sum->contributors);
     ParamSet change = params_->blocks;
     add_scaled(change, global_->blocks, -1.0f);
-    add_scaled(change, sum->blocks, 1.0f / float(n));
-    scale(change, float(n));
+    add_mean(change, *sum);
+    scale(change, float(std::max(1, sum->contributors)));
     sum->blocks = std::move(change);
   }
   inflight_ = std::move(sum);
@@ -33,18 +31,22 @@ void LocalServer::push_upstream() {
   // worker's push may come from a round before the one collected, and the
   // global server weighs (and counts) staleness by it.
   inflight_round_ = upstream(std::min(collecting_, oldest_));
-  oldest_ = std::numeric_limits<std::int64_t>::max();
+  oldest_ = kNoPush;
   acked_round_ = collecting_++;
   rt_.send(make_message(MsgKind::kPush, spec_.id, spec_.parent, inflight_round_, inflight_));
+}
+
+void LocalServer::add_mean(ParamSet& into, const Payload& sum) {
+  add_scaled(into, sum.blocks, 1.0f / float(std::max(1, sum.contributors)));
 }
 
 void LocalServer::close_locally() {
   std::vector<NodeId> members;
   std::shared_ptr<Payload> sum = agg_.take(&members);
-  oldest_ = std::numeric_limits<std::int64_t>::max();
+  oldest_ = kNoPush;
   auto next = std::make_shared<Payload>();
   next->blocks = params_->blocks;
-  add_scaled(next->blocks, sum->blocks, 1.0f / float(std::max(1, sum->contributors)));
+  add_mean(next->blocks, *sum);
   params_ = std::move(next);
   for (NodeId w : members)
     if (agg_.is_live(w)) rt_.send(make_message(MsgKind::kPushAck, spec_.id, w, collecting_));
@@ -128,7 +130,7 @@ void LocalServer::on_message(const Message& msg) {
         // and pulls (those waiting for an ack treat it as the ack).
         adopt_ = false;
         agg_.take();
-        oldest_ = std::numeric_limits<std::int64_t>::max();
+        oldest_ = kNoPush;
         collecting_ = msg.round * per_push_;
         to_ack_.clear();
         for (NodeId w : spec_.children) tell_round(w);

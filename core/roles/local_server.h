@@ -47,9 +47,11 @@ class LocalServer : public Actor {
  private:
   void push_upstream();
   void pull_upstream(std::int64_t round);
-  void
-  push_when_free();  // the open round is complete: close it here, push it now, or once the push in flight is through
+  // The open round is complete: close it here, push it now, or push it once
+  // the push in flight is through.
+  void push_when_free();
   void close_locally();  // a local round: apply its mean here and release the workers
+  static void add_mean(ParamSet& into, const Payload& sum);  // into += sum / its contributors
   std::int64_t upstream(std::int64_t round) const { return round / per_push_; }
   // The global server's rules, for its acknowledgements and rounds.
   const SyncPolicy& parent() const { return ctx_.parent_policy ? *ctx_.parent_policy : *ctx_.policy; }
@@ -59,18 +61,19 @@ class LocalServer : public Actor {
   NodeSpec spec_;
   RoleContext ctx_;
   Aggregator agg_;
-  const std::int64_t per_push_;                                     // rounds per upstream push (local_rounds_per_push)
-  std::shared_ptr<const Payload> params_;                           // the DC's model, shared with every response
-  std::shared_ptr<const Payload> global_;                           // the last global model pulled (HFA's milestone)
-  std::int64_t collecting_ = 0;                                     // the round whose pushes are being summed
-  std::shared_ptr<const Payload> inflight_;                         // pushed upstream, not yet acknowledged
-  std::int64_t inflight_round_ = -1;                                // its round at the global server
-  std::int64_t acked_round_ = -1;                                   // the same round as the workers number it
-  std::int64_t oldest_ = std::numeric_limits<std::int64_t>::max();  // oldest round pushed into the open sum
-  std::vector<NodeId> to_ack_;                                      // contributors of the round in flight
-  bool awaiting_params_ = false;  // acknowledged upstream, pull sent, no parameters yet
-  bool adopt_ = false;            // a restarted process: adopt the workers once the parameters arrive
-  bool pending_ = false;          // a complete sum waits for the push in flight (asynchronous policies)
+  const std::int64_t per_push_;              // rounds per upstream push (local_rounds_per_push)
+  std::shared_ptr<const Payload> params_;    // the DC's model, shared with every response
+  std::shared_ptr<const Payload> global_;    // the last global model pulled (HFA's milestone)
+  std::int64_t collecting_ = 0;              // the round whose pushes are being summed
+  std::shared_ptr<const Payload> inflight_;  // pushed upstream, not yet acknowledged
+  std::int64_t inflight_round_ = -1;         // its round at the global server
+  std::int64_t acked_round_ = -1;            // the same round as the workers number it
+  static constexpr std::int64_t kNoPush = std::numeric_limits<std::int64_t>::max();
+  std::int64_t oldest_ = kNoPush;  // oldest round pushed into the open sum
+  std::vector<NodeId> to_ack_;     // contributors of the round in flight
+  bool awaiting_params_ = false;   // acknowledged upstream, pull sent, no parameters yet
+  bool adopt_ = false;             // a restarted process: adopt the workers once the parameters arrive
+  bool pending_ = false;           // a complete sum waits for the push in flight (asynchronous policies)
   // How long the last upstream pull took: passed on with every pull response
   // (transfer_s), so workers can estimate their whole path's transfer time.
   TimeNs pull_sent_ = 0;

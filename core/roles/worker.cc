@@ -114,7 +114,7 @@ void Worker::finish_step() {
   push_and_wait(std::move(update_));
 }
 
-void Worker::end_local_round() {
+void Worker::end_local_round(double slack_s) {
   const bool waits = ctx_.policy->waits_for_model();
   if (!waits && push_in_flight_) {  // the previous round's model is not merged yet: step on, push after it
     ready_ = true;
@@ -140,7 +140,7 @@ void Worker::end_local_round() {
   pushed_ = std::move(change);  // kept until merged, in case a restarted server asks for it again
   send_push(pushed_);
   pushed_at_ = rt_.now();
-  timed_push_ = told_at_ == pushed_at_ && slack_s_ >= 0;
+  push_slack_s_ = slack_s;
   if (last_sync_s_ < ctx_.policy->min_sync_to_step_on_s()) {  // the model is due soon: step on it, not before it
     awaiting_merge_ = true;
     return block();
@@ -217,7 +217,7 @@ void Worker::on_message(const Message& msg) {
           // What of the wait was sync, not the slowest worker's compute. Only
           // a push made when told has a slack to subtract: one held back
           // behind the previous round went later, into a later round.
-          if (timed_push_) last_sync_s_ = to_seconds(rt_.now() - pushed_at_) - slack_s_;
+          if (push_slack_s_ >= 0) last_sync_s_ = to_seconds(rt_.now() - pushed_at_) - push_slack_s_;
           if (awaiting_merge_) {
             awaiting_merge_ = false;
             unblock();
@@ -235,13 +235,9 @@ void Worker::on_message(const Message& msg) {
     case MsgKind::kStateReply:  // the state server's answer: push now (1) or one more step (0)
       if (!asking_) break;
       asking_ = false;
-      if (msg.round == 1) {  // when and with what slack, for the push's sync time
-        slack_s_ = msg.step_s;
-        told_at_ = rt_.now();
-      }
       unblock();
       if (msg.round == 1)
-        end_local_round();
+        end_local_round(msg.step_s);  // with its slack, for the push's sync time
       else
         begin_step();
       break;

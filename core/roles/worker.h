@@ -52,7 +52,9 @@ class Worker : public Actor {
   void begin_step();
   void compute_update();  // the real maths of one step
   void finish_step();
-  void end_local_round();  // push the model's change (local-step policies)
+  // Push the model's change (local-step policies). `slack_s`: the state
+  // server's slack when it said "push now" (negative: untimed, or not told).
+  void end_local_round(double slack_s = -1);
   void push_and_wait(std::shared_ptr<const Payload> update);
   void send_backlog();
   void send_push(std::shared_ptr<const Payload> update);  // counted and traced
@@ -88,13 +90,12 @@ class Worker : public Actor {
   double local_loss_ = 0;
   bool asking_ = false;  // a report is out, the state server's answer not yet in
   bool ready_ = false;   // told to push while the previous push is in flight
-  // Not waiting for the model: when the last push went, whether it went when
-  // the state server said (at `told_at_`, with a known `slack_s_`), how long the
-  // last such push's sync took (push to merge, less the slack), and whether
-  // it waits for this one anyway (min_sync_to_step_on_s).
-  TimeNs pushed_at_ = 0, told_at_ = -1;
-  bool timed_push_ = false;
-  double slack_s_ = 0, last_sync_s_ = 0;  // untimed: wait, as esync does
+  // Not waiting for the model: when the last push went and the state
+  // server's slack for it (negative: none to subtract), how long the last
+  // timed push's sync took (push to merge, less the slack), and whether it
+  // waits for this one anyway (min_sync_to_step_on_s).
+  TimeNs pushed_at_ = 0;
+  double push_slack_s_ = -1, last_sync_s_ = 0;  // untimed: wait, as esync does
   bool awaiting_merge_ = false;
   // Timings reported to the state server: the last step's compute time, and
   // the transfer estimate (last pull's duration plus the parent's own fetch).
