@@ -14,6 +14,7 @@
 #include "core/deployment.h"
 #include "core/models/model_registry.h"
 #include "core/optim/optimizer_registry.h"
+#include "core/codec/codec_registry.h"
 #include "core/policies/policy_registry.h"
 #include "core/results.h"
 #include "core/sweep/sweep_plan.h"
@@ -142,7 +143,7 @@ void print_registry(const char* title, const std::vector<Entry>& registry) {
 }  // namespace
 
 void add_list(CLI::App& app) {
-  CLI::App* c = app.add_subcommand("list", "List the built-in models, architectures, policies, optimisers, datasets");
+  CLI::App* c = app.add_subcommand("list", "List the built-in models, architectures, policies, codecs, optimisers, datasets");
   c->callback([] {
     print_registry("architectures (architecture):", architecture_registry());
     std::printf("policies (policy.kind, its parameters; core/policies/):\n");
@@ -153,6 +154,15 @@ void add_list(CLI::App& app) {
       for (const auto& a : p.architectures) archs += (archs.empty() ? "" : ", ") + a;
       std::printf("  %-16s %s [%s]\n", names.c_str(), p.description.c_str(), archs.c_str());
       for (const auto& q : p.params)
+        std::printf("      %-16s %s (default %g, %g to %g)\n", q.name.c_str(), q.help.c_str(), q.default_value, q.min,
+                    q.max);
+    }
+    std::printf(
+        "codecs (compression.lan_push / lan_pull / wan_push / wan_pull .kind, its parameters; core/codec/;\n"
+        "  tensors under compression.dense_below entries, default 200000, travel dense):\n");
+    for (const auto& c : codec_registry()) {
+      std::printf("  %-16s %s%s\n", c.doc.name.c_str(), c.doc.description.c_str(), c.lossless ? " [lossless]" : "");
+      for (const auto& q : c.params)
         std::printf("      %-16s %s (default %g, %g to %g)\n", q.name.c_str(), q.help.c_str(), q.default_value, q.min,
                     q.max);
     }

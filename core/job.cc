@@ -67,6 +67,9 @@ std::unique_ptr<Actor> TrainingJob::make_actor(NodeId id, Runtime& rt, RunMonito
   ctx.checkpoints = checkpoints;
   ctx.checkpoint_every = checkpoint_every;
   ctx.state_server = dep_.state_server;
+  ctx.compression = sc_.compression;
+  ctx.seed = sc_.seed;
+  for (const auto& node : dep_.nodes) ctx.dc_of.push_back(node.dc);
   switch (n.role) {
     case Role::kWorker: return std::make_unique<Worker>(rt, n, ctx);
     case Role::kLocalServer: return std::make_unique<LocalServer>(rt, n, ctx);

@@ -1,5 +1,10 @@
 #include "core/message.h"
 
+#include <algorithm>
+
+#include "core/codec/codec_registry.h"
+#include "core/wire.h"
+
 namespace geotrain {
 
 const char* to_string(MsgKind k) {
@@ -16,19 +21,45 @@ const char* to_string(MsgKind k) {
   return "?";
 }
 
+namespace {
+// The block of `into` with this key; `hint` is where the last one was (both
+// lists ascend, so a whole payload costs one pass).
+Eigen::VectorXf& block_for(ParamSet& into, std::uint32_t key, std::size_t& hint) {
+  if (hint >= into.size() || into[hint].key != key) {
+    const auto it =
+        std::lower_bound(into.begin(), into.end(), key, [](const ParamBlock& b, std::uint32_t k) { return b.key < k; });
+    if (it == into.end() || it->key != key) throw CodecError("a block's key is not in the sum");
+    hint = std::size_t(it - into.begin());
+  }
+  return into[hint++].values;
+}
+}  // namespace
+
 void accumulate(Payload& into, const Payload& p) {
-  add_scaled(into.blocks, p.blocks);
+  std::size_t hint = 0;
+  for (const auto& b : p.blocks) {
+    Eigen::VectorXf& v = block_for(into.blocks, b.key, hint);
+    if (v.size() != b.values.size()) throw CodecError("a block's length does not match the sum");
+    v += b.values;
+  }
+  hint = 0;
+  for (const auto& c : p.coded) add_decoded(c, 1.0f, block_for(into.blocks, c.key, hint));
   into.loss_sum += p.loss_sum;
   into.contributors += p.contributors;
 }
 
-std::uint64_t dense_wire_bytes(const ParamSet& blocks) {
-  std::uint64_t n = kMessageHeaderBytes;
-  for (const auto& b : blocks) n += kBlockHeaderBytes + 4ull * static_cast<std::uint64_t>(b.values.size());
-  return n;
+Payload densify(const Payload& p) {
+  Payload out;
+  out.loss_sum = p.loss_sum;
+  out.contributors = p.contributors;
+  out.blocks = p.blocks;
+  for (const auto& c : p.coded) out.blocks.push_back({c.key, Eigen::VectorXf::Zero(c.n)});
+  std::sort(out.blocks.begin(), out.blocks.end(),
+            [](const ParamBlock& a, const ParamBlock& b) { return a.key < b.key; });
+  std::size_t hint = 0;
+  for (const auto& c : p.coded) add_decoded(c, 1.0f, block_for(out.blocks, c.key, hint));
+  return out;
 }
-
-std::uint64_t dense_wire_bytes(const Payload* p) { return p ? dense_wire_bytes(p->blocks) : kMessageHeaderBytes; }
 
 Message make_message(MsgKind kind, NodeId from, NodeId to, std::int64_t round, std::shared_ptr<const Payload> payload) {
   Message m;
@@ -36,7 +67,7 @@ Message make_message(MsgKind kind, NodeId from, NodeId to, std::int64_t round, s
   m.from = from;
   m.to = to;
   m.round = round;
-  m.wire_bytes = dense_wire_bytes(payload.get());
+  m.wire_bytes = wire_size(payload.get());
   m.payload = std::move(payload);
   return m;
 }

@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 
+#include "core/codec/coded_block.h"
 #include "core/params.h"
 
 namespace geotrain {
@@ -26,16 +27,28 @@ enum class MsgKind : std::uint8_t {
 constexpr MsgKind kLastMsgKind = MsgKind::kStateReply;
 const char* to_string(MsgKind k);
 
+// The round of a kPullRequest asking a server that pulls_changes() for the
+// whole model, as a change from zeros (a restarted child has nothing).
+constexpr std::int64_t kWholeModel = -1;
+
 enum class Channel : std::uint8_t { kReliable, kBestEffort };
 
-// What a push or pull carries.
+// What a push or pull carries: every key of the model once, as a dense block
+// or as a coded one (compressed, sparse), each list in ascending key order.
 struct Payload {
   ParamSet blocks;
+  std::vector<CodedBlock> coded;
   double loss_sum = 0;   // sum of the training losses of the contributing steps
   int contributors = 0;  // how many worker steps the blocks sum over
+  // A pull response of changes (core/roles/served_copies.h) that starts from
+  // zeros: the child resets its copy first (it restarted, or the server did).
+  bool from_zero = false;
 };
-// into += p: blocks, losses and contributors. REQUIRES: same layout.
+// into += p: blocks (by key; coded ones decoded), losses and contributors.
+// REQUIRES: `into` is dense (no coded blocks) and holds every key `p` carries.
 void accumulate(Payload& into, const Payload& p);
+// p as dense blocks, in ascending key order (coded ones decoded).
+Payload densify(const Payload& p);
 
 struct Message {
   MsgKind kind = MsgKind::kControl;
@@ -54,15 +67,8 @@ struct Message {
   std::uint64_t wire_bytes = 0;            // set by make_message from the payload
 };
 
-// Fixed per-message header charged on the wire (type, ids, round, lengths).
-constexpr std::uint64_t kMessageHeaderBytes = 32;
-// Per-block header (key and length).
-constexpr std::uint64_t kBlockHeaderBytes = 8;
-
-// Wire size of a payload encoded densely as fp32 (the only codec so far).
-std::uint64_t dense_wire_bytes(const Payload* p);
-// The same for a message carrying `blocks` (e.g. the whole model).
-std::uint64_t dense_wire_bytes(const ParamSet& blocks);
+// What a message costs on the wire is what core/wire writes for it, in both
+// runtimes: make_message() sets wire_bytes from wire_size() (core/wire.h).
 
 Message make_message(MsgKind kind, NodeId from, NodeId to, std::int64_t round,
                      std::shared_ptr<const Payload> payload = nullptr);

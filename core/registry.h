@@ -6,6 +6,7 @@
 // and a test holds scenarios/scenario.schema.json's enums to them. A new
 // component is its own file plus one line in its registry.
 #pragma once
+#include <map>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,16 @@ struct ComponentDoc {
   std::string description;  // one line
   std::vector<ParamDoc> params;
 };
+
+// A numeric parameter of a component chosen by `kind` with its own keys
+// (policies, codecs): the scenario loader reads it within [min, max].
+struct NumericParam {
+  std::string name;
+  double default_value = 0, min = 0, max = 0;
+  bool integer = false;
+  std::string help;
+};
+using NumericParams = std::map<std::string, double>;  // every parameter, defaults filled in
 
 // The entry called `name`, or null. Entry: any struct with a `ComponentDoc doc`.
 template <class Entry>

@@ -58,6 +58,7 @@ nlohmann::json summary_json(const RunResult& r) {
   j["staleness"] = r.staleness;
   j["wan_syncs"] = r.wan_syncs;
   j["state_server"] = r.state_server;
+  j["compression"] = r.compression;
   j["faults"] = json::array();
   for (const auto& f : r.faults) j["faults"].push_back({{"time_s", f.time_s}, {"node", f.node}, {"event", f.event}});
   j["network"] = r.network;

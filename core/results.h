@@ -16,8 +16,8 @@ namespace geotrain {
 struct DcStats {
   std::string name;
   int workers = 0;
-  double compute_busy_fraction = 0;  // mean over the DC's workers of busy time / run time
-  double blocked_fraction = 0;       // mean of (waiting for the round trip) / run time
+  double compute_busy_fraction = 0;    // mean over the DC's workers of busy time / run time
+  double blocked_fraction = 0;         // mean of (waiting for the round trip) / run time
   std::int64_t steps = 0, pushes = 0;  // summed over the DC's workers: steps / pushes = local steps per round
   // The rest: before the first step, after the job stopped a worker; busy + blocked + idle = 1.
   double idle_fraction() const {
@@ -56,8 +56,10 @@ struct RunResult {
   nlohmann::json staleness;     // {mean, max}: rounds applied between a push's model and its application
   std::int64_t wan_syncs = 0;   // pushes the global server accepted from children in other DCs
   nlohmann::json state_server;  // {reports, push_now}, null when the policy has none
-  nlohmann::json network;       // runtime-specific settings that change results (segment size, ...)
-  nlohmann::json scenario;      // resolved scenario
+  // Per stream ("wan_push", ...): {codec, payloads, dense_bytes, sent_bytes, ratio}.
+  nlohmann::json compression = nlohmann::json::object();
+  nlohmann::json network;   // runtime-specific settings that change results (segment size, ...)
+  nlohmann::json scenario;  // resolved scenario
   std::vector<TimelineRow> timeline;
   std::vector<FaultEvent> faults;
   // Why the run ended before its stop condition ("" = it reached it): training

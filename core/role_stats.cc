@@ -10,10 +10,20 @@ void assemble_role_reports(const Scenario& sc, const Deployment& dep, const std:
   for (std::size_t i = 0; i < dcs.size(); ++i) dcs[i].name = sc.topology.dcs[i].name;
   r->workers.clear();
   r->worker_steps = 0;
+  r->compression = nlohmann::json::object();
   for (const auto& n : dep.nodes) {
     const RoleReport& rr = reports.at(std::size_t(n.id));
     if (rr.report.is_null()) continue;
     const nlohmann::json& j = rr.report;
+    if (j.contains("streams"))
+      for (const auto& [name, s] : j["streams"].items()) {
+        nlohmann::json& t = r->compression[name];
+        t["codec"] = s["codec"];
+        for (const char* k : {"payloads", "dense_bytes", "sent_bytes"})
+          t[k] = t.value(k, std::uint64_t{0}) + s[k].get<std::uint64_t>();
+        t["ratio"] =
+            double(t["dense_bytes"].get<std::uint64_t>()) / double(std::max<std::uint64_t>(1, t["sent_bytes"]));
+      }
     if (n.role == Role::kGlobalServer) {
       r->rounds = j.value("rounds", r->rounds);
       r->staleness = {{"mean", j.value("staleness_mean", 0.0)}, {"max", j.value("staleness_max", 0)}};

@@ -5,6 +5,7 @@
 
 #include "core/block_pool.h"
 #include "core/bytes.h"
+#include "core/codec/codec_registry.h"
 
 namespace geotrain {
 namespace {
@@ -66,6 +67,24 @@ ByteSpans ByteSpans::of(std::vector<std::uint8_t> bytes) {
   return b;
 }
 
+namespace {
+constexpr std::size_t kFixedBytes = kMessageHeaderBytes;
+static_assert(kFixedBytes <= 48, "MessageAssembler::small_ holds the message header");
+}  // namespace
+
+std::uint64_t dense_wire_bytes(const ParamSet& blocks) {
+  std::uint64_t n = kMessageHeaderBytes + kPayloadHeaderBytes;
+  for (const auto& b : blocks) n += kBlockHeaderBytes + sizeof(float) * std::uint64_t(b.values.size());
+  return n;
+}
+
+std::uint64_t wire_size(const Payload* p) {
+  if (!p) return kMessageHeaderBytes;
+  std::uint64_t n = dense_wire_bytes(p->blocks);
+  for (const auto& c : p->coded) n += kCodedHeaderBytes + c.bytes.size();
+  return n;
+}
+
 ByteSpans encode_message_spans(const Message& m) {
   ByteSpans out;
   out.payload = m.payload;
@@ -87,13 +106,23 @@ ByteSpans encode_message_spans(const Message& m) {
   if (m.payload) {
     w.put<double>(m.payload->loss_sum);
     w.put<std::int32_t>(m.payload->contributors);
+    w.put<std::uint8_t>(m.payload->from_zero ? 1 : 0);
     w.put<std::uint32_t>(std::uint32_t(m.payload->blocks.size()));
+    w.put<std::uint32_t>(std::uint32_t(m.payload->coded.size()));
     for (const auto& b : m.payload->blocks) {
       w.put<std::uint32_t>(b.key);
       w.put<std::uint32_t>(std::uint32_t(b.values.size()));
       flush();
       out.spans.emplace_back(reinterpret_cast<const std::uint8_t*>(b.values.data()),
                              sizeof(float) * std::size_t(b.values.size()));
+    }
+    for (const auto& c : m.payload->coded) {
+      w.put<std::uint32_t>(c.key);
+      w.put<std::uint32_t>(c.n);
+      w.put<std::uint8_t>(c.codec);
+      w.put<std::uint32_t>(std::uint32_t(c.bytes.size()));
+      flush();
+      out.spans.emplace_back(c.bytes.data(), c.bytes.size());
     }
   }
   flush();
@@ -123,24 +152,18 @@ Message decode_message(const std::uint8_t* data, std::size_t size) {
   return a.take();
 }
 
-namespace {
-constexpr std::size_t kFixedBytes = 1 + 1 + 4 + 4 + 4 + 8 + 8 + 8 + 1;
-constexpr std::size_t kPayloadHeaderBytes = 8 + 4 + 4;
-static_assert(kFixedBytes <= 48, "MessageAssembler::small_ holds the message header");
-}  // namespace
-
 MessageAssembler::MessageAssembler(std::size_t total) : total_(total), small_want_(kFixedBytes) {}
 
 std::pair<std::uint8_t*, std::size_t> MessageAssembler::prepare() {
   if (state_ == State::kDone) throw WireError("bytes after the end of the message");
-  if (state_ == State::kBlockData) return {data_, data_left_};
+  if (state_ == State::kBlockData || state_ == State::kCodedData) return {data_, data_left_};
   return {small_ + small_have_, small_want_ - small_have_};
 }
 
 void MessageAssembler::commit(std::size_t n) {
   consumed_ += n;
   if (consumed_ > total_) throw WireError("message longer than its frame");
-  if (state_ == State::kBlockData) {
+  if (state_ == State::kBlockData || state_ == State::kCodedData) {
     data_ += n;
     data_left_ -= n;
     if (data_left_ == 0) field_complete();
@@ -182,16 +205,24 @@ void MessageAssembler::field_complete() {
       payload_ = make_pooled_payload();  // large tensors reuse the storage of dropped ones
       payload_->loss_sum = r.get<double>();
       payload_->contributors = r.get<std::int32_t>();
+      const auto flags = r.get<std::uint8_t>();
+      if (flags > 1) throw WireError("unknown payload flags");
+      payload_->from_zero = flags & 1;
       blocks_left_ = r.get<std::uint32_t>();
+      coded_left_ = r.get<std::uint32_t>();
       if (blocks_left_ > left / kBlockHeaderBytes) throw WireError("block count exceeds message");
+      if (coded_left_ > (left - blocks_left_ * kBlockHeaderBytes) / kCodedHeaderBytes)
+        throw WireError("coded block count exceeds message");
       payload_->blocks.reserve(blocks_left_);
-      state_ = blocks_left_ ? State::kBlockHeader : State::kDone;
-      small_want_ = kBlockHeaderBytes;
+      payload_->coded.reserve(coded_left_);
+      next_block();
       break;
     }
     case State::kBlockHeader: {
       ParamBlock b;
       b.key = r.get<std::uint32_t>();
+      if (std::int64_t(b.key) <= last_key_) throw WireError("block keys out of order");
+      last_key_ = b.key;
       const auto n = r.get<std::uint32_t>();
       if (n > left / sizeof(float)) throw WireError("block length exceeds message");
       b.values = BlockPool::process().take(n);  // contents unspecified: the network fills it
@@ -199,12 +230,40 @@ void MessageAssembler::field_complete() {
       data_ = reinterpret_cast<std::uint8_t*>(payload_->blocks.back().values.data());
       data_left_ = sizeof(float) * n;
       --blocks_left_;
-      state_ = n ? State::kBlockData : (blocks_left_ ? State::kBlockHeader : State::kDone);
+      if (n)
+        state_ = State::kBlockData;
+      else
+        next_block();
       break;
     }
-    case State::kBlockData:
-      state_ = blocks_left_ ? State::kBlockHeader : State::kDone;
-      small_want_ = kBlockHeaderBytes;
+    case State::kCodedHeader: {
+      CodedBlock c;
+      c.key = r.get<std::uint32_t>();
+      if (std::int64_t(c.key) <= last_key_) throw WireError("coded block keys out of order");
+      last_key_ = c.key;
+      for (const auto& b : payload_->blocks)
+        if (b.key == c.key) throw WireError("a key is both dense and coded");
+      c.n = r.get<std::uint32_t>();
+      c.codec = r.get<std::uint8_t>();
+      const auto len = r.get<std::uint32_t>();
+      if (len > left) throw WireError("coded block length exceeds message");
+      c.bytes.resize(len);
+      payload_->coded.push_back(std::move(c));
+      data_ = payload_->coded.back().bytes.data();
+      data_left_ = len;
+      --coded_left_;
+      if (len) {
+        state_ = State::kCodedData;
+      } else {
+        check_coded();
+        next_block();
+      }
+      break;
+    }
+    case State::kBlockData: next_block(); break;
+    case State::kCodedData:
+      check_coded();
+      next_block();
       break;
     case State::kDone: break;
   }
@@ -212,10 +271,31 @@ void MessageAssembler::field_complete() {
   if (state_ == State::kDone && consumed_ != total_) throw WireError("trailing bytes after message");
 }
 
+void MessageAssembler::next_block() {
+  if (blocks_left_) {
+    state_ = State::kBlockHeader;
+    small_want_ = kBlockHeaderBytes;
+  } else if (coded_left_) {
+    if (state_ != State::kCodedHeader && state_ != State::kCodedData) last_key_ = -1;  // the coded list starts
+    state_ = State::kCodedHeader;
+    small_want_ = kCodedHeaderBytes;
+  } else {
+    state_ = State::kDone;
+  }
+}
+
+void MessageAssembler::check_coded() {
+  try {
+    validate_block(payload_->coded.back());
+  } catch (const CodecError& e) {
+    throw WireError(e.what());
+  }
+}
+
 Message MessageAssembler::take() {
   if (!done()) throw WireError("message incomplete");
   msg_.payload = std::move(payload_);
-  msg_.wire_bytes = dense_wire_bytes(msg_.payload.get());
+  msg_.wire_bytes = wire_size(msg_.payload.get());
   return std::move(msg_);
 }
 

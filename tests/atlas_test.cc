@@ -29,7 +29,7 @@ std::string without_wall_time(nlohmann::json j) {
 
 TEST(Atlas, EveryPolicyOnEveryTopologyRunsInBothRuntimesDeterministically) {
   const SweepPlan plan = load_sweep(source_path("examples/sweeps/policy-atlas.json"));
-  ASSERT_EQ(plan.points.size(), 60u) << "10 policies x 6 topologies";
+  ASSERT_EQ(plan.points.size(), 66u) << "11 policies x 6 topologies";
   const std::string base = source_path("scenarios/atlas.json");
   for (const SweepPoint& p : plan.points) {
     std::vector<std::string> sets = p.sets;

@@ -7,6 +7,7 @@
 
 #include "core/job.h"
 #include "core/message.h"
+#include "core/wire.h"
 
 namespace geotrain::testing {
 namespace {

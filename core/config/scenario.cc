@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/codec/codec_registry.h"
 #include "core/data/dataset_registry.h"
 #include "core/deployment.h"
 #include "core/models/model_registry.h"
@@ -95,6 +96,36 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   return read_scenario(load_json_file(path), path, sets);
 }
 
+namespace {
+
+NumericParams read_numeric_params(JsonReader& r, const std::vector<NumericParam>& specs) {
+  NumericParams out;
+  for (const auto& ps : specs)
+    out[ps.name] =
+        ps.integer
+            ? double(r.integer(ps.name, std::int64_t(ps.default_value), std::int64_t(ps.min), std::int64_t(ps.max)))
+            : r.number(ps.name, ps.default_value, ps.min, ps.max);
+  return out;
+}
+
+void read_codec(JsonReader r, CodecChoice& c) {
+  const CodecInfo* info = find_codec(r.string("kind", "none", entry_names(codec_registry())));
+  c.kind = info->doc.name;
+  c.params = read_numeric_params(r, info->params);
+  r.finish();
+}
+
+void read_compression(JsonReader r, CompressionSpec& c) {
+  read_codec(r.object_or_empty("lan_push"), c.lan_push);
+  read_codec(r.object_or_empty("lan_pull"), c.lan_pull);
+  read_codec(r.object_or_empty("wan_push"), c.wan_push);
+  read_codec(r.object_or_empty("wan_pull"), c.wan_pull);
+  c.dense_below = std::uint64_t(r.integer("dense_below", 200000, 0, std::int64_t(1) << 40));
+  r.finish();
+}
+
+}  // namespace
+
 Scenario read_scenario(nlohmann::json j, const std::string& path, const std::vector<std::string>& sets) {
   std::vector<std::string> topo_sets;
   for (const auto& s : sets) {
@@ -119,11 +150,7 @@ Scenario read_scenario(nlohmann::json j, const std::string& path, const std::vec
     JsonReader p = r.object_or_empty("policy");
     const PolicyInfo* info = find_policy(p.string("kind", "bsp", policy_kinds()));
     sc.policy = info->name;
-    for (const auto& ps : info->params)
-      sc.policy_params[ps.name] =
-          ps.integer
-              ? double(p.integer(ps.name, std::int64_t(ps.default_value), std::int64_t(ps.min), std::int64_t(ps.max)))
-              : p.number(ps.name, ps.default_value, ps.min, ps.max);
+    sc.policy_params = read_numeric_params(p, info->params);
     p.finish();
     if (std::find(info->architectures.begin(), info->architectures.end(), sc.architecture) ==
         info->architectures.end()) {
@@ -155,6 +182,7 @@ Scenario read_scenario(nlohmann::json j, const std::string& path, const std::vec
   }
   read_network(r.object_or_empty("network"), sc.network);
   read_compute(r.object_or_empty("compute"), sc.compute, sc.topology.total_workers());
+  read_compression(r.object_or_empty("compression"), sc.compression);
   r.finish();
   return sc;
 }

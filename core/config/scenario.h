@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/codec/codec_registry.h"
 #include "core/config/topology.h"
 #include "core/data/partition.h"
 #include "core/optim/optimizer.h"
@@ -64,6 +65,18 @@ struct ComputeSpec {
   std::vector<Straggler> stragglers;
 };
 
+// Which codec each stream uses (core/codec/codec_registry.h): pushes and pull
+// responses, inside a DC (lan) and across the WAN (wan).
+struct CompressionSpec {
+  CodecChoice lan_push, lan_pull, wan_push, wan_pull;
+  std::uint64_t dense_below = 200000;  // smaller tensors travel dense (mpq: fp16)
+  bool any() const {
+    for (const CodecChoice* c : {&lan_push, &lan_pull, &wan_push, &wan_pull})
+      if (c->kind != "none") return true;
+    return false;
+  }
+};
+
 struct Scenario {
   std::string file, name, description;
   Topology topology;
@@ -80,6 +93,7 @@ struct Scenario {
   EvalSpec eval;
   NetworkSpec network;
   ComputeSpec compute;
+  CompressionSpec compression;
   nlohmann::json resolved;  // everything above, as run
 };
 

@@ -7,6 +7,7 @@
 #include "core/policies/fedavg.h"
 #include "core/policies/hfa.h"
 #include "core/policies/local_sgd.h"
+#include "core/policies/gaia.h"
 #include "core/policies/mixed_sync.h"
 #include "core/policies/nbsync.h"
 #include "core/policies/ssp.h"
@@ -16,7 +17,7 @@ namespace geotrain {
 const std::vector<PolicyInfo>& policy_registry() {
   static const std::vector<PolicyInfo> registry = {
       bsp_policy(),    asp_policy(), ssp_policy(),        local_sgd_policy(), esync_policy(),
-      nbsync_policy(), hfa_policy(), mixed_sync_policy(), fedavg_policy(),    fedasync_policy(),
+      nbsync_policy(), hfa_policy(), mixed_sync_policy(), fedavg_policy(),    fedasync_policy(), gaia_policy(),
   };
   return registry;
 }

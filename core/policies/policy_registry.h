@@ -13,17 +13,12 @@
 
 #include "core/deployment.h"
 #include "core/policies/sync_policy.h"
+#include "core/registry.h"
 
 namespace geotrain {
 
-struct PolicyParamSpec {
-  std::string name;
-  double default_value = 0, min = 0, max = 0;
-  bool integer = false;
-  std::string help;
-};
-
-using PolicyParams = std::map<std::string, double>;  // every parameter, defaults filled in
+using PolicyParamSpec = NumericParam;
+using PolicyParams = NumericParams;
 
 struct PolicyInfo {
   std::string name;

@@ -6,6 +6,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <map>
 
 #include "core/message.h"
@@ -95,6 +96,37 @@ class SyncPolicy {
   // changes to its own copy of the model and releases them with it; the k-th
   // goes up as the DC's change since the last global model (HFA's K2).
   virtual int local_rounds_per_push() const { return 1; }
+  // Local server (of a policy that pushes model deltas): does it close every
+  // round inside its DC, so its workers never wait for the WAN, and sync with
+  // the global server in the background (Gaia)? A sync pushes the part of the
+  // DC's unsent change that select_push() picks (as one change, contributors
+  // 1), pulls, and rebases the DC's model on the pulled one; what the push
+  // left out stays in the DC's model for the next sync. One sync is in flight
+  // at a time, and the next starts as soon as it is through.
+  virtual bool syncs_in_background() const { return false; }
+  // The part of `change` (the DC's unsent change since `global`, the last
+  // global model it pulled) that crosses the WAN at local round `round`.
+  virtual Payload select_push(const ParamSet& change, const ParamSet& global, std::int64_t round) const {
+    (void)global;
+    (void)round;
+    Payload p;
+    p.blocks = change;
+    return p;
+  }
+  // A background-syncing DC's workers wait once it has closed this many
+  // rounds since the push of its last completed sync (Gaia's mirror clock
+  // bound on how far a DC's model may run from the others').
+  virtual int max_rounds_unsynced() const { return std::numeric_limits<int>::max(); }
+  // Global server: does it answer each child's pull with only what changed
+  // since the model it last served that child (coded sparsely where that is
+  // smaller), which the child adds to its copy, instead of the whole model?
+  virtual bool pulls_changes() const { return false; }
+  // Global server: after applying a push that changed the model, does it tell
+  // its other children (kRelease, round: the rounds applied), which then hold
+  // their workers at the next local round until they have pulled that round
+  // (Gaia's selective barrier: a significant update is seen before anyone
+  // computes on without it)?
+  virtual bool announces_changes() const { return false; }
   // Global server: does it compensate a push for its delay (DC-ASGD)? It then
   // remembers the model it last served each child and, before summing a
   // child's push (a sum of `push.contributors` gradients), calls compensate()

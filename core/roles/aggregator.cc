@@ -8,7 +8,7 @@ bool Aggregator::add(NodeId from, const Payload& p) {
   if (!pushed_.insert(from).second) return false;  // duplicate
   live_.insert(from);                              // it is alive, and will be acknowledged
   if (!sum_)
-    sum_ = std::make_shared<Payload>(p);
+    sum_ = std::make_shared<Payload>(p.coded.empty() ? p : densify(p));
   else
     accumulate(*sum_, p);
   return complete();

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/checkpoint.h"
+#include "core/codec/sparse.h"
 #include "core/monitor.h"
 
 namespace geotrain {
@@ -13,7 +14,10 @@ GlobalServer::GlobalServer(Runtime& rt, const NodeSpec& spec, const RoleContext&
       ctx_(ctx),
       agg_(spec.children, *ctx.policy),
       opt_(make_optimizer(ctx.optimizer)),
-      params_(*ctx.initial) {
+      params_(*ctx.initial),
+      copies_(*ctx.initial),
+      pull_lan_(ctx.pull_stream(spec, Tier::kLan)),
+      pull_wan_(ctx.pull_stream(spec, Tier::kWan)) {
   publish();
 }
 
@@ -43,22 +47,40 @@ void GlobalServer::on_message(const Message& msg) {
         const Payload* push = msg.payload.get();
         Payload compensated;
         if (ctx_.policy->compensates_delay()) {  // DC-ASGD: against the model this child computed on
-          compensated = *push;
+          compensated = densify(*push);
           const auto s = served_.find(msg.from);
           ctx_.policy->compensate(compensated, params_, s != served_.end() ? s->second->blocks : *ctx_.initial);
           push = &compensated;
         }
+        const std::int64_t before = rounds_;
+        // The child adds what it pushed to its copy itself: its next pull carries only the others' change.
+        if (ctx_.policy->pulls_changes()) copies_.add_own_push(msg.from, *push);
         if (agg_.add(msg.from, *push)) apply_round();
+        if (rounds_ > before && ctx_.policy->announces_changes() && carries_entries(*push))
+          for (NodeId c : spec_.children)  // selective barrier: the others pull it before going on
+            if (c != msg.from && agg_.is_live(c)) rt_.send(make_message(MsgKind::kRelease, spec_.id, c, rounds_));
       }
       announce_clock();
       break;
     case MsgKind::kPullRequest:
       if (!agg_.is_live(msg.from)) agg_.readmit(msg.from);
+      {
+        StreamEncoder& codec = pull_codec(msg.from);
+        if (ctx_.policy->pulls_changes() || codec.active()) {
+          rt_.send(make_message(MsgKind::kPullResponse, spec_.id, msg.from, rounds_,
+                                copies_.serve(msg.from, params_, codec, msg.round == kWholeModel)));
+          break;
+        }
+      }
       if (ctx_.policy->compensates_delay()) served_[msg.from] = current_;
       rt_.send(make_message(MsgKind::kPullResponse, spec_.id, msg.from, rounds_, current_));
       break;
     default: break;
   }
+}
+
+StreamEncoder& GlobalServer::pull_codec(NodeId child) {
+  return ctx_.tier(spec_.id, child) == Tier::kLan ? pull_lan_ : pull_wan_;
 }
 
 void GlobalServer::on_peer_down(NodeId child) {
@@ -89,13 +111,17 @@ void GlobalServer::finish(TimeNs now) {
 
 nlohmann::json GlobalServer::report(TimeNs) const {
   nlohmann::json by_child = nlohmann::json::object();
+  nlohmann::json j;
   for (const auto& [c, n] : pushes_by_child_) by_child[std::to_string(c)] = n;
-  return {{"rounds", rounds_},
-          {"pushes_by_child", by_child},
-          {"restored_rounds", restored_rounds_},
-          {"pushes", pushes_},
-          {"staleness_mean", pushes_ > 0 ? double(staleness_sum_) / double(pushes_) : 0.0},
-          {"staleness_max", staleness_max_}};
+  j = {{"rounds", rounds_},
+       {"pushes_by_child", by_child},
+       {"restored_rounds", restored_rounds_},
+       {"pushes", pushes_},
+       {"staleness_mean", pushes_ > 0 ? double(staleness_sum_) / double(pushes_) : 0.0},
+       {"staleness_max", staleness_max_}};
+  report_stream(j, stream_name(Tier::kLan, false), pull_lan_);
+  report_stream(j, stream_name(Tier::kWan, false), pull_wan_);
+  return j;
 }
 
 void GlobalServer::apply_mean(const ParamSet& mean) {
@@ -141,6 +167,7 @@ void GlobalServer::apply_round() {
 }
 
 void GlobalServer::rejoin() {
+  copies_.forget();  // children hold copies this process never saw: their next pulls start from zeros
   if (ctx_.checkpoints) {
     std::vector<TimelineRow> rows;
     std::optional<double> ttt;

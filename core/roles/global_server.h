@@ -18,6 +18,7 @@
 #include "core/optim/optimizer.h"
 #include "core/roles/aggregator.h"
 #include "core/roles/role_context.h"
+#include "core/roles/served_copies.h"
 #include "core/runtime.h"
 
 namespace geotrain {
@@ -46,6 +47,7 @@ class GlobalServer : public Actor {
   void resync_children();
   void tell_round(NodeId child);  // kControl(rounds_): "the job is at this round"
   void announce_clock();          // kRelease(slowest live child's clock), if it advanced and the policy says so
+  StreamEncoder& pull_codec(NodeId child);  // the stream its pull responses to `child` take
   Runtime& rt_;
   NodeSpec spec_;
   RoleContext ctx_;
@@ -65,6 +67,10 @@ class GlobalServer : public Actor {
   std::map<NodeId, std::int64_t> pushes_by_child_;
   // The model each child last pulled, when the policy compensates delay.
   std::map<NodeId, std::shared_ptr<const Payload>> served_;
+  // Children's copies of the model, when pulls carry changes (a pull codec,
+  // or the policy's pulls_changes()), and the pull streams by tier.
+  ServedCopies copies_;
+  StreamEncoder pull_lan_, pull_wan_;
 };
 
 }  // namespace geotrain

@@ -9,7 +9,12 @@ LocalServer::LocalServer(Runtime& rt, const NodeSpec& spec, const RoleContext& c
       spec_(spec),
       ctx_(ctx),
       agg_(spec.children, *ctx.policy),
-      per_push_(ctx.policy->local_rounds_per_push()) {
+      per_push_(ctx.policy->local_rounds_per_push()),
+      background_(ctx.policy->syncs_in_background()),
+      push_codec_(ctx.push_stream(spec)),
+      pull_codec_(ctx.pull_stream(spec, Tier::kLan)),
+      changes_(ctx.pulls_changes(spec)),
+      copies_(*ctx.initial) {
   auto p = std::make_shared<Payload>();
   p->blocks = *ctx.initial;
   params_ = std::move(p);
@@ -26,7 +31,7 @@ void LocalServer::push_upstream() {
     scale(change, float(std::max(1, sum->contributors)));
     sum->blocks = std::move(change);
   }
-  inflight_ = std::move(sum);
+  inflight_ = push_codec_.encode(std::move(sum));
   // Tagged with the oldest model in the sum: under an asynchronous policy a
   // worker's push may come from a round before the one collected, and the
   // global server weighs (and counts) staleness by it.
@@ -48,13 +53,109 @@ void LocalServer::close_locally() {
   next->blocks = params_->blocks;
   add_mean(next->blocks, *sum);
   params_ = std::move(next);
-  for (NodeId w : members)
-    if (agg_.is_live(w)) rt_.send(make_message(MsgKind::kPushAck, spec_.id, w, collecting_));
-  ++collecting_;
+  unsent_loss_ += sum->loss_sum;
+  unsent_steps_ += sum->contributors;
+  const std::int64_t closed = collecting_++;
+  if (background_ && holds_workers()) {
+    held_ = std::move(members);
+    held_round_ = closed;
+    ++(global_round_ < need_round_ ? held_by_barrier_ : held_by_clock_);
+  } else {
+    ack(members, closed);
+  }
+}
+
+void LocalServer::ack(const std::vector<NodeId>& workers, std::int64_t round) {
+  for (NodeId w : workers)
+    if (agg_.is_live(w)) rt_.send(make_message(MsgKind::kPushAck, spec_.id, w, round));
+}
+
+bool LocalServer::holds_workers() const {
+  return collecting_ - synced_at_ >= ctx_.policy->max_rounds_unsynced() || global_round_ < need_round_;
+}
+
+void LocalServer::release_held() {
+  if (held_.empty() || holds_workers()) return;
+  ack(held_, held_round_);
+  held_.clear();
+}
+
+void LocalServer::sync_in_background() {
+  if (inflight_ || awaiting_params_) return;
+  if (collecting_ == synced_at_) {  // nothing new to push; pull if a barrier waits for it
+    if (global_round_ < need_round_) {
+      ++barrier_pulls_;
+      awaiting_params_ = true;
+      pull_upstream(global_round_);
+    }
+    return;
+  }
+  if (ctx_.tracer) ctx_.tracer->record(rt_.now(), spec_.id, TraceKind::kLocalPushed, collecting_);
+  ParamSet change = params_->blocks;
+  add_scaled(change, global_->blocks, -1.0f);
+  auto push = std::make_shared<Payload>(ctx_.policy->select_push(change, global_->blocks, collecting_));
+  push->contributors = 1;  // one DC change, applied as it is
+  push->loss_sum = unsent_steps_ > 0 ? unsent_loss_ / unsent_steps_ : 0;
+  unsent_loss_ = 0;
+  unsent_steps_ = 0;
+  inflight_ = push_codec_.encode(std::move(push));
+  sent_ = densify(*inflight_).blocks;  // as the server will decode it
+  pushed_at_ = collecting_;
+  inflight_round_ = global_round_;  // the model its change started from: the server counts staleness by it
+  rt_.send(make_message(MsgKind::kPush, spec_.id, spec_.parent, inflight_round_, inflight_));
+}
+
+void LocalServer::merge_pulled(const Message& msg) {
+  if (!awaiting_params_) return;
+  awaiting_params_ = false;
+  fetch_s_ = to_seconds(rt_.now() - pull_sent_) + msg.transfer_s;
+  auto global = std::make_shared<Payload>();
+  if (changes_) {
+    // Our push, then the others' change: the order and arithmetic the server
+    // keeps its copy of ours with, so the two are the same bits.
+    global->blocks = global_->blocks;
+    if (!sent_.empty() && parent().pulls_changes()) add_scaled(global->blocks, sent_);
+    apply_served(global->blocks, *msg.payload);
+  } else {
+    global->blocks = densify(*msg.payload).blocks;
+  }
+  // The DC's model: the new global one plus the change made here that it lacks.
+  auto next = std::make_shared<Payload>();
+  next->blocks = params_->blocks;
+  add_scaled(next->blocks, global_->blocks, -1.0f);
+  if (!sent_.empty()) add_scaled(next->blocks, sent_, -1.0f);
+  add_scaled(next->blocks, global->blocks);
+  sent_.clear();
+  params_ = std::move(next);
+  global_ = std::move(global);
+  global_round_ = std::max(global_round_, msg.round);
+  synced_at_ = pushed_at_;
+  ++syncs_;
+  if (adopt_) {  // a restarted process: its workers go on from here
+    adopt_ = false;
+    for (NodeId w : spec_.children) tell_round(w);
+  }
+  release_held();
+  sync_in_background();
+}
+
+nlohmann::json LocalServer::report(TimeNs) const {
+  nlohmann::json j = {{"local_rounds", collecting_}};
+  report_stream(j, stream_name(ctx_.tier(spec_.id, spec_.parent), true), push_codec_);
+  report_stream(j, stream_name(Tier::kLan, false), pull_codec_);
+  if (background_)
+    j.update({{"syncs", syncs_},
+              {"held_by_mirror_clock", held_by_clock_},
+              {"held_by_barrier", held_by_barrier_},
+              {"barrier_pulls", barrier_pulls_}});
+  return j;
 }
 
 void LocalServer::push_when_free() {
-  if (collecting_ % per_push_ != per_push_ - 1)
+  if (background_) {
+    close_locally();
+    sync_in_background();
+  } else if (collecting_ % per_push_ != per_push_ - 1)
     close_locally();
   else if (inflight_ || awaiting_params_)
     pending_ = true;  // asynchronous policies: goes up once the one in flight is through
@@ -82,7 +183,12 @@ void LocalServer::tell_round(NodeId worker) {
 void LocalServer::rejoin() {
   adopt_ = true;
   awaiting_params_ = true;
-  pull_upstream(upstream(collecting_));
+  if (background_) {  // the whole model comes as a change from zeros
+    auto zero = std::make_shared<Payload>();
+    zero->blocks = zeros_like(params_->blocks);
+    params_ = global_ = zero;
+  }
+  pull_upstream(changes_ ? kWholeModel : upstream(collecting_));
 }
 
 void LocalServer::resync(std::int64_t server_round) {
@@ -117,10 +223,21 @@ void LocalServer::on_message(const Message& msg) {
       pull_upstream(msg.round);
       break;
     case MsgKind::kPullResponse:  // new global parameters: release the workers
+      if (background_) {
+        merge_pulled(msg);
+        break;
+      }
       if (!awaiting_params_) break;
       awaiting_params_ = false;
-      params_ = msg.payload;
-      global_ = msg.payload;
+      if (changes_) {
+        auto global = std::make_shared<Payload>();
+        global->blocks = global_->blocks;
+        apply_served(global->blocks, *msg.payload);
+        global_ = std::move(global);
+      } else {
+        global_ = msg.payload;
+      }
+      params_ = global_;
       fetch_s_ = to_seconds(rt_.now() - pull_sent_) + msg.transfer_s;
       // (Asynchronous policies accept pushes from behind: a server that moved
       // on is normal for them, and nothing collected is obsolete.)
@@ -148,7 +265,10 @@ void LocalServer::on_message(const Message& msg) {
     case MsgKind::kPullRequest:  // from a worker, after its ack (or rejoining)
       if (!agg_.is_live(msg.from)) agg_.readmit(msg.from);
       {
-        Message m = make_message(MsgKind::kPullResponse, spec_.id, msg.from, collecting_, params_);
+        Message m = make_message(MsgKind::kPullResponse, spec_.id, msg.from, collecting_,
+                                 pull_codec_.active()
+                                     ? copies_.serve(msg.from, params_->blocks, pull_codec_, msg.round == kWholeModel)
+                                     : params_);
         m.transfer_s = fetch_s_;
         rt_.send(std::move(m));
         break;
@@ -156,7 +276,12 @@ void LocalServer::on_message(const Message& msg) {
     case MsgKind::kControl:  // a restarted global server asks where we are
       resync(msg.round);
       break;
-    default: break;  // kRelease, state-server traffic: for workers only
+    case MsgKind::kRelease:  // another DC's significant change was applied (selective barrier)
+      if (!background_) break;
+      need_round_ = std::max(need_round_, msg.round);
+      sync_in_background();
+      break;
+    default: break;  // state-server traffic: for workers only
   }
 }
 

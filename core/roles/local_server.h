@@ -14,6 +14,13 @@
 // workers count local rounds, the global server WAN syncs: round r here is
 // r / k there.
 //
+// Background sync (Gaia: its policy's syncs_in_background()): it closes every
+// round inside the DC and keeps one sync with the global server going beside
+// them: push what select_push() picks of the DC's unsent change, pull, and
+// rebase the DC's model on the pulled global model (plus the change not yet
+// applied there). Its workers wait only at the mirror-clock bound or, told
+// of another DC's significant change (kRelease), until they have pulled it.
+//
 // Faults: a worker reported down is no longer waited for; a worker that pulls
 // while not live is readmitted (it rejoined) and told which round is being
 // collected. A kControl from the global server ("resync at round R", sent by a
@@ -31,6 +38,7 @@
 #include "core/deployment.h"
 #include "core/roles/aggregator.h"
 #include "core/roles/role_context.h"
+#include "core/roles/served_copies.h"
 #include "core/runtime.h"
 
 namespace geotrain {
@@ -43,6 +51,12 @@ class LocalServer : public Actor {
   void on_message(const Message& msg) override;
   void on_peer_down(NodeId worker) override;
   void on_peer_up(NodeId worker) override;
+  // Local rounds closed, and for background sync: syncs completed, rounds
+  // whose workers were held (by the mirror clock, by the selective barrier),
+  // pulls made only for the barrier.
+  nlohmann::json report(TimeNs now) const override;
+  const ParamSet& model() const { return params_->blocks; }         // the DC's model
+  const ParamSet& global_model() const { return global_->blocks; }  // the last global model pulled
 
  private:
   void push_upstream();
@@ -51,6 +65,13 @@ class LocalServer : public Actor {
   // the push in flight is through.
   void push_when_free();
   void close_locally();  // a local round: apply its mean here and release the workers
+  // Background sync: start one when none is in flight and there is news;
+  // merge a pulled change; are the workers held, and release them.
+  void sync_in_background();
+  void merge_pulled(const Message& msg);
+  bool holds_workers() const;
+  void release_held();
+  void ack(const std::vector<NodeId>& workers, std::int64_t round);
   static void add_mean(ParamSet& into, const Payload& sum);  // into += sum / its contributors
   std::int64_t upstream(std::int64_t round) const { return round / per_push_; }
   // The global server's rules, for its acknowledgements and rounds.
@@ -62,6 +83,11 @@ class LocalServer : public Actor {
   RoleContext ctx_;
   Aggregator agg_;
   const std::int64_t per_push_;              // rounds per upstream push (local_rounds_per_push)
+  const bool background_;                    // syncs_in_background
+  StreamEncoder push_codec_;                 // its pushes up
+  StreamEncoder pull_codec_;                 // its pull responses to its workers
+  const bool changes_;                       // the global server's pull responses are changes
+  ServedCopies copies_;                      // its workers' copies, when pull_codec_ is active
   std::shared_ptr<const Payload> params_;    // the DC's model, shared with every response
   std::shared_ptr<const Payload> global_;    // the last global model pulled (HFA's milestone)
   std::int64_t collecting_ = 0;              // the round whose pushes are being summed
@@ -74,6 +100,17 @@ class LocalServer : public Actor {
   bool awaiting_params_ = false;   // acknowledged upstream, pull sent, no parameters yet
   bool adopt_ = false;             // a restarted process: adopt the workers once the parameters arrive
   bool pending_ = false;           // a complete sum waits for the push in flight (asynchronous policies)
+  // Background sync.
+  ParamSet sent_;                  // what the sync in flight pushed (dense), not yet in global_
+  std::int64_t global_round_ = 0;  // the global server's round of global_
+  std::int64_t pushed_at_ = 0;     // rounds closed here when the latest sync pushed
+  std::int64_t synced_at_ = 0;     // the same for the latest completed sync
+  std::int64_t need_round_ = 0;    // selective barrier: hold the workers until global_round_ reaches it
+  std::vector<NodeId> held_;       // workers of a closed round, not yet acknowledged
+  std::int64_t held_round_ = 0;
+  double unsent_loss_ = 0;  // training loss summed over the steps since the last push
+  int unsent_steps_ = 0;
+  std::int64_t syncs_ = 0, held_by_clock_ = 0, held_by_barrier_ = 0, barrier_pulls_ = 0;
   // How long the last upstream pull took: passed on with every pull response
   // (transfer_s), so workers can estimate their whole path's transfer time.
   TimeNs pull_sent_ = 0;

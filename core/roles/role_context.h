@@ -4,7 +4,9 @@
 #include <memory>
 #include <vector>
 
+#include "core/codec/stream_encoder.h"
 #include "core/config/scenario.h"
+#include "core/deployment.h"
 #include "core/models/model.h"
 #include "core/policies/sync_policy.h"
 #include "core/trace.h"
@@ -31,6 +33,30 @@ struct RoleContext {
   CheckpointStore* checkpoints = nullptr;
   std::int64_t checkpoint_every = 0;
   NodeId state_server = -1;  // the deployment's state server, -1 if none
+  // Codecs: the scenario's choice per stream, and each node's DC (a stream
+  // between two DCs is a WAN one).
+  CompressionSpec compression;
+  std::vector<int> dc_of;  // by node id
+  std::uint64_t seed = 1;
+
+  // (A node outside the deployment, e.g. a test's probe, counts as remote.)
+  Tier tier(NodeId a, NodeId b) const {
+    const auto in = [&](NodeId n) { return n >= 0 && std::size_t(n) < dc_of.size(); };
+    return in(a) && in(b) && dc_of[std::size_t(a)] == dc_of[std::size_t(b)] ? Tier::kLan : Tier::kWan;
+  }
+  // `me`'s encoder for its pushes to its parent, and for its pull responses over `t`.
+  StreamEncoder push_stream(const NodeSpec& me) const;
+  // Pull streams encode changes, with a fresh encoder each time (the copy is
+  // the error feedback): `fresh`.
+  StreamEncoder pull_stream(const NodeSpec& me, Tier t, bool fresh = true) const;
+  // Do the pull responses `me` gets from its parent carry changes to add to its copy?
+  bool pulls_changes(const NodeSpec& me) const;
 };
+
+// "lan_push", "wan_pull", ...: a stream's name in the scenario and the summary.
+const char* stream_name(Tier t, bool push);
+// Adds a stream's byte counts to a role's report, under "streams"/<name>
+// (summed over the roles by core/role_stats).
+void report_stream(nlohmann::json& report, const char* name, const StreamEncoder& s);
 
 }  // namespace geotrain

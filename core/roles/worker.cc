@@ -5,7 +5,13 @@
 namespace geotrain {
 
 Worker::Worker(Runtime& rt, const NodeSpec& spec, const RoleContext& ctx)
-    : rt_(rt), spec_(spec), ctx_(ctx), params_(*ctx.initial) {
+    : rt_(rt),
+      spec_(spec),
+      ctx_(ctx),
+      params_(*ctx.initial),
+      push_codec_(ctx.push_stream(spec)),
+      changes_(ctx.pulls_changes(spec)) {
+  if (changes_) pulled_ = params_;
   order_ = (*ctx_.shards)[spec_.worker_index];
   if (ctx_.policy->pushes_model_delta()) {
     local_opt_ = make_optimizer(ctx_.optimizer);
@@ -26,11 +32,13 @@ WorkerStats Worker::stats_at(TimeNs now) const {
 
 nlohmann::json Worker::report(TimeNs now) const {
   const WorkerStats s = stats_at(now);
-  return {{"busy_s", to_seconds(s.busy_ns)},
-          {"blocked_s", to_seconds(s.blocked_ns)},
-          {"steps", s.steps},
-          {"pushes", s.pushes},
-          {"round", round_}};
+  nlohmann::json j = {{"busy_s", to_seconds(s.busy_ns)},
+                      {"blocked_s", to_seconds(s.blocked_ns)},
+                      {"steps", s.steps},
+                      {"pushes", s.pushes},
+                      {"round", round_}};
+  report_stream(j, stream_name(ctx_.tier(spec_.id, spec_.parent), true), push_codec_);
+  return j;
 }
 
 void Worker::block() {
@@ -46,12 +54,14 @@ void Worker::unblock() {
 void Worker::rejoin() {
   block();
   waiting_params_ = true;
-  pull();
+  pull(/*whole=*/true);
 }
 
-void Worker::pull() {
+void Worker::pull(bool whole) {
   pull_sent_ = rt_.now();
-  rt_.send(make_message(MsgKind::kPullRequest, spec_.id, spec_.parent, round_));
+  // The round is only for the record, except that kWholeModel asks a server
+  // that sends changes for everything (a restarted process has no copy).
+  rt_.send(make_message(MsgKind::kPullRequest, spec_.id, spec_.parent, whole && changes_ ? kWholeModel : round_));
 }
 
 const std::vector<int>& Worker::next_batch() {
@@ -137,8 +147,7 @@ void Worker::end_local_round(double slack_s) {
   if (waits) return push_and_wait(std::move(change));
   snapshot_ = params_;  // progress from here on is merged onto the next global model
   push_in_flight_ = true;
-  pushed_ = std::move(change);  // kept until merged, in case a restarted server asks for it again
-  send_push(pushed_);
+  pushed_ = send_push(std::move(change));  // kept until merged, in case a restarted server asks for it again
   pushed_at_ = rt_.now();
   push_slack_s_ = slack_s;
   if (last_sync_s_ < ctx_.policy->min_sync_to_step_on_s()) {  // the model is due soon: step on it, not before it
@@ -150,9 +159,8 @@ void Worker::end_local_round(double slack_s) {
 
 void Worker::push_and_wait(std::shared_ptr<const Payload> update) {
   block();
-  pushed_ = std::move(update);
   waiting_ack_ = true;
-  send_push(pushed_);
+  pushed_ = send_push(std::move(update));
 }
 
 void Worker::send_backlog() {
@@ -160,10 +168,12 @@ void Worker::send_backlog() {
   send_push(std::move(backlog_));
 }
 
-void Worker::send_push(std::shared_ptr<const Payload> update) {
+std::shared_ptr<const Payload> Worker::send_push(std::shared_ptr<const Payload> update) {
   ++stats_.pushes;
   if (ctx_.tracer) ctx_.tracer->record(rt_.now(), spec_.id, TraceKind::kWorkerPushed, round_);
-  rt_.send(make_message(MsgKind::kPush, spec_.id, spec_.parent, round_, std::move(update)));
+  std::shared_ptr<const Payload> sent = push_codec_.encode(std::move(update));
+  rt_.send(make_message(MsgKind::kPush, spec_.id, spec_.parent, round_, sent));
+  return sent;
 }
 
 void Worker::report_state() {
@@ -175,7 +185,8 @@ void Worker::report_state() {
 
 void Worker::install(const Message& response) {
   transfer_s_ = to_seconds(rt_.now() - pull_sent_) + response.transfer_s;
-  const ParamSet& w = response.payload->blocks;
+  if (changes_) apply_served(pulled_, *response.payload);
+  const ParamSet& w = changes_ ? pulled_ : response.payload->blocks;
   if (local_opt_ && pulling_ && !awaiting_merge_) {  // stepped on since the push: w = w_g + (w - w_snap)
     add_scaled(params_, w, 1.0f);
     add_scaled(params_, snapshot_, -1.0f);

@@ -23,6 +23,7 @@
 #include "core/deployment.h"
 #include "core/optim/optimizer.h"
 #include "core/roles/role_context.h"
+#include "core/roles/served_copies.h"
 #include "core/runtime.h"
 
 namespace geotrain {
@@ -57,9 +58,10 @@ class Worker : public Actor {
   void end_local_round(double slack_s = -1);
   void push_and_wait(std::shared_ptr<const Payload> update);
   void send_backlog();
-  void send_push(std::shared_ptr<const Payload> update);  // counted and traced
+  // Encoded with the push stream's codec, counted and traced; returns what was sent.
+  std::shared_ptr<const Payload> send_push(std::shared_ptr<const Payload> update);
   void report_state();  // kStateReport(local steps so far, last step, transfer estimate)
-  void pull();
+  void pull(bool whole = false);
   void install(const Message& response);  // a pulled model: replace, or merge local progress
   void block();                           // a wait begins
   void unblock();                         // it ends
@@ -70,7 +72,10 @@ class Worker : public Actor {
   RoleContext ctx_;
   ParamSet params_;
   std::shared_ptr<Payload> update_;
-  std::shared_ptr<const Payload> pushed_;  // last push, until acknowledged
+  std::shared_ptr<const Payload> pushed_;  // last push as sent, until acknowledged
+  StreamEncoder push_codec_;
+  const bool changes_;  // its parent's pull responses are changes, added to pulled_ (a pull codec)
+  ParamSet pulled_;     // then: its copy of the parent's model
   bool waiting_ack_ = false;
   bool waiting_params_ = false;
   // Policies that do not wait: a pull under way, a push not yet acknowledged

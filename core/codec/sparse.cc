@@ -1,0 +1,91 @@
+#include "core/codec/sparse.h"
+
+#include <cstring>
+
+#include "core/bytes.h"
+#include "core/message.h"
+#include "core/wire.h"
+
+namespace geotrain {
+
+CodedBlock encode_sparse(std::uint32_t key, const Eigen::VectorXf& x, const std::vector<std::uint32_t>& indices) {
+  CodedBlock b;
+  b.key = key;
+  b.n = std::uint32_t(x.size());
+  b.codec = kSparseCodecId;
+  const std::size_t k = indices.size();
+  b.bytes.resize(4 + 8 * k);
+  std::uint8_t* p = b.bytes.data();
+  store_raw<std::uint32_t>(p, std::uint32_t(k));
+  std::memcpy(p + 4, indices.data(), 4 * k);
+  std::uint8_t* values = p + 4 + 4 * k;
+  for (std::size_t j = 0; j < k; ++j) store_raw<float>(values + 4 * j, x[Eigen::Index(indices[j])]);
+  return b;
+}
+
+CodedBlock encode_nonzeros(std::uint32_t key, const Eigen::VectorXf& x) {
+  std::vector<std::uint32_t> idx;
+  for (Eigen::Index i = 0; i < x.size(); ++i)
+    if (x[i] != 0.0f) idx.push_back(std::uint32_t(i));
+  return encode_sparse(key, x, idx);
+}
+
+void append_selected(Payload& p, std::uint32_t key, const Eigen::VectorXf& x,
+                     const std::vector<std::uint32_t>& indices) {
+  const std::uint64_t sparse_bytes = kCodedHeaderBytes + 4 + 8 * std::uint64_t(indices.size());
+  const std::uint64_t dense_bytes = kBlockHeaderBytes + 4 * std::uint64_t(x.size());
+  if (sparse_bytes < dense_bytes) {
+    p.coded.push_back(encode_sparse(key, x, indices));
+    return;
+  }
+  ParamBlock b{key, Eigen::VectorXf::Zero(x.size())};
+  for (std::uint32_t i : indices) b.values[Eigen::Index(i)] = x[Eigen::Index(i)];
+  p.blocks.push_back(std::move(b));
+}
+
+bool carries_entries(const Payload& p) {
+  for (const auto& b : p.blocks)
+    if (b.values.size() > 0) return true;
+  for (const auto& c : p.coded)
+    if (c.codec != kSparseCodecId || sparse_count(c) > 0) return true;
+  return false;
+}
+
+namespace {
+class Nonzeros : public Encoder {
+ public:
+  std::optional<CodedBlock> encode(std::uint32_t key, const Eigen::VectorXf& x) override {
+    CodedBlock b = encode_nonzeros(key, x);
+    if (kCodedHeaderBytes + b.bytes.size() >= kBlockHeaderBytes + 4ull * b.n) return std::nullopt;  // dense is smaller
+    return b;
+  }
+};
+}  // namespace
+
+std::unique_ptr<Encoder> make_nonzeros_encoder() { return std::make_unique<Nonzeros>(); }
+
+std::uint32_t sparse_count(const CodedBlock& b) { return load_raw<std::uint32_t>(b.bytes.data()); }
+
+void validate_sparse(const CodedBlock& b) {
+  if (b.codec != kSparseCodecId) throw CodecError("not a sparse block");
+  if (b.bytes.size() < 4) throw CodecError("sparse block: no count");
+  const std::uint64_t k = sparse_count(b);
+  if (k > b.n || b.bytes.size() != 4 + 8 * k) throw CodecError("sparse block: count does not match its length");
+  const std::uint8_t* idx = b.bytes.data() + 4;
+  std::int64_t prev = -1;
+  for (std::uint64_t j = 0; j < k; ++j) {
+    const std::uint32_t i = load_raw<std::uint32_t>(idx + 4 * j);
+    if (i >= b.n || std::int64_t(i) <= prev) throw CodecError("sparse block: index out of range or out of order");
+    prev = i;
+  }
+}
+
+void add_sparse(const CodedBlock& b, float scale, Eigen::Ref<Eigen::VectorXf> into) {
+  const std::uint32_t k = sparse_count(b);
+  const std::uint8_t* idx = b.bytes.data() + 4;
+  const std::uint8_t* val = idx + 4ull * k;
+  for (std::uint32_t j = 0; j < k; ++j)
+    into[Eigen::Index(load_raw<std::uint32_t>(idx + 4ull * j))] += scale * load_raw<float>(val + 4ull * j);
+}
+
+}  // namespace geotrain

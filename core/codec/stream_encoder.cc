@@ -1,0 +1,53 @@
+#include "core/codec/stream_encoder.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "core/wire.h"
+
+namespace geotrain {
+
+StreamEncoder::StreamEncoder(const CodecChoice& choice, const EncoderContext& ctx, bool fresh)
+    : kind_(choice.kind),
+      info_(find_codec(choice.kind)),
+      choice_(choice),
+      ctx_(ctx),
+      fresh_(fresh),
+      dense_below_(ctx.dense_below) {
+  if (!info_) throw std::invalid_argument("unknown codec \"" + choice.kind + "\"");
+  if (info_->make) enc_ = info_->make(choice.params, ctx);
+}
+
+std::shared_ptr<const Payload> StreamEncoder::encode(std::shared_ptr<const Payload> p) {
+  if (!p) return p;
+  const std::uint64_t dense = wire_size(p.get());
+  ++bytes_.payloads;
+  bytes_.dense_bytes += dense;
+  if (!enc_) {
+    bytes_.sent_bytes += dense;
+    return p;
+  }
+  if (fresh_) {
+    enc_ = info_->make(choice_.params, ctx_);
+    ++ctx_.seed;  // new random draws each time, still fixed by the seed
+  }
+  auto out = std::make_shared<Payload>();
+  out->loss_sum = p->loss_sum;
+  out->from_zero = p->from_zero;
+  out->contributors = p->contributors;
+  out->coded = p->coded;
+  for (const auto& b : p->blocks) {
+    std::optional<CodedBlock> c;
+    if (info_->encodes_small || std::uint64_t(b.values.size()) >= dense_below_) c = enc_->encode(b.key, b.values);
+    if (c)
+      out->coded.push_back(std::move(*c));
+    else
+      out->blocks.push_back(b);
+  }
+  std::sort(out->coded.begin(), out->coded.end(),
+            [](const CodedBlock& a, const CodedBlock& b) { return a.key < b.key; });
+  bytes_.sent_bytes += wire_size(out.get());
+  return out;
+}
+
+}  // namespace geotrain

@@ -1,0 +1,42 @@
+// One sender's stream (its pushes, or its pull responses) through the codec
+// the scenario chose for it: tensors of at least dense_below entries are
+// encoded (every tensor, for a codec that says it encodes small ones, mpq),
+// the rest travel dense. Counts what the payloads would cost dense and what
+// they cost as sent, for the summary's compression ratios.
+#pragma once
+#include <memory>
+#include <string>
+
+#include "core/codec/codec_registry.h"
+#include "core/message.h"
+
+namespace geotrain {
+
+struct StreamBytes {
+  std::uint64_t payloads = 0, dense_bytes = 0, sent_bytes = 0;
+};
+
+class StreamEncoder {
+ public:
+  StreamEncoder() = default;  // `none`
+  // `fresh`: a new encoder for every payload, no state carried (a pull of
+  // changes, whose error feedback is the server's copy of the child's model).
+  StreamEncoder(const CodecChoice& choice, const EncoderContext& ctx, bool fresh = false);
+  bool active() const { return info_ && info_->make; }
+  // `p` as it goes on the wire (the same object when nothing is encoded).
+  std::shared_ptr<const Payload> encode(std::shared_ptr<const Payload> p);
+  const StreamBytes& bytes() const { return bytes_; }
+  const std::string& kind() const { return kind_; }
+
+ private:
+  std::string kind_ = "none";
+  const CodecInfo* info_ = nullptr;
+  CodecChoice choice_;
+  EncoderContext ctx_;
+  bool fresh_ = false;
+  std::uint64_t dense_below_ = 0;
+  std::unique_ptr<Encoder> enc_;
+  StreamBytes bytes_;
+};
+
+}  // namespace geotrain
