@@ -4,7 +4,7 @@
 usage: report.py DIR
   DIR/summary.json            -> a single run
   DIR/results.csv + DIR/runs/ -> a sweep (every finished point)
-Writes DIR/report/{accuracy_vs_time,time_to_target,bytes,dc_fractions}.png (with runs over several
+Writes DIR/report/{accuracy_vs_time,accuracy_vs_wan_bytes,time_to_target,bytes,dc_fractions}.png (with runs over several
 topologies also time_to_target_heatmap.png and time_to_target_matrix.csv) and
 DIR/report/index.html (PNGs embedded, so the page is one file).
 """
@@ -67,6 +67,14 @@ REQUIRED = ["runtime", "architecture", "policy", "final_test_accuracy", "time_to
 SUMMARY_COLUMNS = {"final_test_accuracy", "final_loss", "time_to_target_s", "sim_time_s", "wall_time_s", "rounds",
                    "time_per_round_s", "worker_steps", "wan_bytes_per_round", "events", "runtime", "architecture",
                    "policy", "wan_bytes", "lan_bytes"}
+
+
+def codec_label(s):
+    """The streams a run compresses, e.g. "wan_push=bsc wan_pull=sparse"; "dense" if none."""
+    c = (s.get("scenario") or {}).get("compression") or {}
+    parts = [f"{k}={(c.get(k) or {}).get('kind', 'none')}" for k in ("lan_push", "lan_pull", "wan_push", "wan_pull")
+             if (c.get(k) or {}).get("kind", "none") != "none"]
+    return " ".join(parts) or "dense"
 
 
 def save(fig, out, name):
@@ -144,6 +152,23 @@ def render(d, runs, out):
     if ax.get_legend_handles_labels()[0]:
         ax.legend(fontsize=7, ncol=2)
     pngs.append(("Accuracy vs time, per run", save(fig, out, "accuracy_vs_time.png")))
+
+    # Accuracy against the bytes that crossed the WAN: what a codec buys (labelled by codec when
+    # the runs compress anything).
+    compressed = any(codec_label(s) != "dense" for _, s, _ in runs)
+    fig, ax = plt.subplots(figsize=(9, 5))
+    for i, (label, s, rows) in enumerate(runs):
+        if rows and any(r.get("wan_bytes", 0) > 0 for r in rows):
+            name = (label.split(" ")[0] + " " + codec_label(s)) if compressed else label
+            ax.plot([r["wan_bytes"] / 1e6 for r in rows], [r["test_accuracy"] for r in rows], marker=".", label=name,
+                    color=f"C{i % 10}", linestyle=["-", "--", ":", "-."][i // 10 % 4])
+    ax.set_xscale("log")
+    ax.set_xlabel("WAN bytes so far (MB, log scale)")
+    ax.set_ylabel("test accuracy")
+    ax.set_title("Accuracy vs WAN bytes")
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize=7, ncol=2)
+    pngs.append(("Accuracy vs WAN bytes, per run", save(fig, out, "accuracy_vs_wan_bytes.png")))
 
     # Time to target: mean per (architecture, policy) group, per topology when the runs span several
     # (a policy comparison over two WANs); runs that never reached it are counted apart.

@@ -9,12 +9,12 @@
 
 #include "cli/guarded.h"
 #include "core/atomic_file.h"
+#include "core/codec/codec_registry.h"
 #include "core/config/scenario.h"
 #include "core/data/dataset_registry.h"
 #include "core/deployment.h"
 #include "core/models/model_registry.h"
 #include "core/optim/optimizer_registry.h"
-#include "core/codec/codec_registry.h"
 #include "core/policies/policy_registry.h"
 #include "core/results.h"
 #include "core/sweep/sweep_plan.h"
@@ -143,7 +143,8 @@ void print_registry(const char* title, const std::vector<Entry>& registry) {
 }  // namespace
 
 void add_list(CLI::App& app) {
-  CLI::App* c = app.add_subcommand("list", "List the built-in models, architectures, policies, codecs, optimisers, datasets");
+  CLI::App* c =
+      app.add_subcommand("list", "List the built-in models, architectures, policies, codecs, optimisers, datasets");
   c->callback([] {
     print_registry("architectures (architecture):", architecture_registry());
     std::printf("policies (policy.kind, its parameters; core/policies/):\n");

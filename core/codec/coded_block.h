@@ -3,16 +3,49 @@
 // a receiver decodes it with the right one or rejects it: never garbage.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 namespace geotrain {
+
+// Large byte buffers are recycled within the process (at most a few, of the
+// sizes last freed): a fresh one of tens of megabytes costs a page fault per
+// 4 KiB, as much as encoding into it. Thread-safe.
+void* take_byte_buffer(std::size_t n);
+void give_byte_buffer(void* p, std::size_t n) noexcept;
+
+// An allocator whose resize() leaves new bytes uninitialised: an encoder
+// writes every byte it allocates, and zero-filling tens of megabytes first
+// would cost as much as encoding them. Large buffers come from the recycler.
+template <class T>
+struct DefaultInitAllocator : std::allocator<T> {
+  template <class U>
+  struct rebind {
+    using other = DefaultInitAllocator<U>;
+  };
+  DefaultInitAllocator() = default;
+  template <class U>
+  DefaultInitAllocator(const DefaultInitAllocator<U>&) noexcept {}
+  T* allocate(std::size_t n) { return static_cast<T*>(take_byte_buffer(n * sizeof(T))); }
+  void deallocate(T* p, std::size_t n) noexcept { give_byte_buffer(p, n * sizeof(T)); }
+  template <class U>
+  void construct(U* p) noexcept {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+using Bytes = std::vector<std::uint8_t, DefaultInitAllocator<std::uint8_t>>;
 
 struct CodedBlock {
   std::uint32_t key = 0;
   std::uint32_t n = 0;     // the dense tensor's length
   std::uint8_t codec = 0;  // CodecInfo::id of the codec that wrote `bytes`
-  std::vector<std::uint8_t> bytes;
+  Bytes bytes;             // resize() leaves them uninitialised: writers fill every byte
 };
 
 // Malformed encoded bytes: wrong codec id, lengths or indices that lie.

@@ -21,13 +21,46 @@ class MomentumSparsifier : public Encoder {
       const double norm = double(g.norm());
       if (norm > o_.clip_norm) k = float(o_.clip_norm / norm);
     }
-    s.u = m_ * s.u + k * g;
-    s.v += s.u;
+    // The threshold from a sample of what v is about to become, then one
+    // pass: u = m u + k g, v += u, and each entry at or above the threshold
+    // taken (u and v zeroed there). Memory-bound: g, u and v are each read
+    // once and u and v written once.
     const double d = density(s.encodes++);
-    const std::size_t cap = std::size_t(std::ceil(d * double(g.size())));
-    const std::vector<std::uint32_t> idx = select_top(s.v, d, cap, rng_);
-    CodedBlock b = encode_sparse(key, s.v, idx);
-    for (std::uint32_t i : idx) s.u[Eigen::Index(i)] = s.v[Eigen::Index(i)] = 0;
+    const std::size_t n = std::size_t(g.size());
+    const std::size_t cap = std::size_t(std::ceil(d * double(n)));
+    float* u = s.u.data();
+    float* v = s.v.data();
+    const float* gp = g.data();
+    const float m = m_;
+    const float threshold =
+        sampled_threshold(n, d, rng_, [&](std::size_t i) { return std::abs(v[i] + m * u[i] + k * gp[i]); });
+    std::vector<std::uint32_t> idx;
+    std::vector<float> val;
+    idx.reserve(std::min(cap, n / 50 + 16));
+    val.reserve(idx.capacity());
+    // In chunks that stay in cache: the update vectorised, then a scan of the
+    // chunk for entries at or above the threshold (most 64-entry runs have none).
+    constexpr std::size_t kChunk = 4096, kRun = 64;
+    for (std::size_t start = 0; start < n; start += kChunk) {
+      const Eigen::Index len = Eigen::Index(std::min(kChunk, n - start));
+      Eigen::Map<Eigen::ArrayXf> uc(u + start, len), vc(v + start, len);
+      uc = m * uc + k * Eigen::Map<const Eigen::ArrayXf>(gp + start, len);
+      vc += uc;
+      for (Eigen::Index r = 0; r < len; r += Eigen::Index(kRun)) {
+        const Eigen::Index rl = std::min(Eigen::Index(kRun), len - r);
+        if (vc.segment(r, rl).abs().maxCoeff() < threshold) continue;
+        for (Eigen::Index j = r; j < r + rl; ++j) {
+          const float vi = vc[j];
+          if (std::abs(vi) >= threshold && vi != 0.0f && idx.size() < cap) {
+            idx.push_back(std::uint32_t(start + std::size_t(j)));
+            val.push_back(vi);
+            uc[j] = 0;
+            vc[j] = 0;
+          }
+        }
+      }
+    }
+    CodedBlock b = encode_sparse_values(key, std::uint32_t(n), idx, val);
     return b;
   }
 

@@ -1,6 +1,6 @@
 // The encoder BSC and DGC share: momentum correction (u = m u + g, v = v + u),
 // about `density` x n entries of v with the largest |v| sent as `sparse`
-// (select_top), u and v zeroed where sent (momentum-factor masking), the rest
+// (a threshold sampled as in topk_select.h), u and v zeroed where sent (momentum-factor masking), the rest
 // kept (error feedback). DGC adds local gradient clipping and a warm-up in
 // which the density falls from 1 towards its final value.
 #pragma once

@@ -23,6 +23,20 @@ CodedBlock encode_sparse(std::uint32_t key, const Eigen::VectorXf& x, const std:
   return b;
 }
 
+CodedBlock encode_sparse_values(std::uint32_t key, std::uint32_t n, const std::vector<std::uint32_t>& indices,
+                                const std::vector<float>& values) {
+  CodedBlock b;
+  b.key = key;
+  b.n = n;
+  b.codec = kSparseCodecId;
+  const std::size_t k = indices.size();
+  b.bytes.resize(4 + 8 * k);
+  store_raw<std::uint32_t>(b.bytes.data(), std::uint32_t(k));
+  std::memcpy(b.bytes.data() + 4, indices.data(), 4 * k);
+  std::memcpy(b.bytes.data() + 4 + 4 * k, values.data(), 4 * k);
+  return b;
+}
+
 CodedBlock encode_nonzeros(std::uint32_t key, const Eigen::VectorXf& x) {
   std::vector<std::uint32_t> idx;
   for (Eigen::Index i = 0; i < x.size(); ++i)

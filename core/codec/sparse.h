@@ -19,6 +19,9 @@ constexpr std::uint8_t kSparseCodecId = 1;
 
 // Encodes x[i] for the given indices (strictly increasing, < x.size()).
 CodedBlock encode_sparse(std::uint32_t key, const Eigen::VectorXf& x, const std::vector<std::uint32_t>& indices);
+// The same from the chosen indices and their values.
+CodedBlock encode_sparse_values(std::uint32_t key, std::uint32_t n, const std::vector<std::uint32_t>& indices,
+                                const std::vector<float>& values);
 // Encodes the non-zero entries of x.
 CodedBlock encode_nonzeros(std::uint32_t key, const Eigen::VectorXf& x);
 // Throws CodecError unless `b` is a well-formed sparse block.
