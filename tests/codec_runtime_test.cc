@@ -47,7 +47,10 @@ TEST_P(CodecScenario, RunsInBothRuntimesDeterministicallyAndCompressesAlike) {
     const auto& q = real["compression"][stream];
     EXPECT_EQ(q["codec"], s["codec"]) << stream;
     EXPECT_EQ(q["dense_bytes"], s["dense_bytes"]) << stream << ": the same payloads";
-    if (s["codec"] != "none") EXPECT_GT(s["ratio"].get<double>(), 1.0) << stream;
+    const bool lan_fp32 = s["codec"] == "mpq" && stream.rfind("lan", 0) == 0;  // mpq: fp32 inside a DC
+    if (s["codec"] != "none" && !lan_fp32) {
+      EXPECT_GT(s["ratio"].get<double>(), 1.0) << stream;
+    }
     // Lossy codecs see slightly different gradients once real timing reorders a
     // sum, so the encoded sizes of value-dependent codecs may differ a little.
     EXPECT_NEAR(q["ratio"].get<double>(), s["ratio"].get<double>(), 0.1 * s["ratio"].get<double>()) << stream;
@@ -60,8 +63,9 @@ INSTANTIATE_TEST_SUITE_P(All, CodecScenario,
 
 TEST(CodecScenario, EverySelectableCodecHasAShippedScenario) {
   for (const auto& c : codec_registry())
-    if (c.doc.name != "none" && c.doc.name != "sparse")
+    if (c.doc.name != "none" && c.doc.name != "sparse") {
       EXPECT_TRUE(std::filesystem::exists(source_path("scenarios/quickstart-" + c.doc.name + ".json"))) << c.doc.name;
+    }
 }
 
 }  // namespace
