@@ -21,11 +21,7 @@ using testing::read_json;
 using testing::run_geotrain;
 using testing::set_args;
 using testing::source_path;
-
-std::string without_wall_time(nlohmann::json j) {
-  j.erase("wall_time_s");
-  return j.dump();
-}
+using testing::without_wall_time;
 
 TEST(Atlas, EveryPolicyOnEveryTopologyRunsInBothRuntimesDeterministically) {
   const SweepPlan plan = load_sweep(source_path("examples/sweeps/policy-atlas.json"));

@@ -17,6 +17,11 @@ std::vector<std::string> small_sets(int rounds) {
           "stop.rounds=" + std::to_string(rounds), "eval.every_rounds=10", "topology.wan.default.latency_ms=5"};
 }
 
+std::string without_wall_time(nlohmann::json summary) {
+  summary.erase("wall_time_s");
+  return summary.dump();
+}
+
 std::string set_args(const std::vector<std::string>& sets) {
   std::string s;
   for (const auto& x : sets) s += " --set '" + x + "'";

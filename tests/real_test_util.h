@@ -17,6 +17,8 @@ std::vector<std::string> small_sets(int rounds);
 // " --set 'a' --set 'b'" for a command line.
 std::string set_args(const std::vector<std::string>& sets);
 nlohmann::json read_json(const std::string& path);
+// A summary as text, less its wall time: equal for two runs of one scenario and seed in ns-3.
+std::string without_wall_time(nlohmann::json summary);
 // /tmp/geotrain-test-NAME-PID, removed if it exists.
 std::string fresh_dir(const std::string& name);
 

@@ -20,13 +20,34 @@ def crc32c(data):
     return crc ^ 0xFFFFFFFF
 
 
-def message(kind, frm, to, rnd, blocks=None):
-    m = struct.pack("<BBiiiqB", kind, 0, 0, frm, to, rnd, 1 if blocks is not None else 0)
-    if blocks is not None:
-        m += struct.pack("<diI", 0.5, 2, len(blocks))
+def message(kind, frm, to, rnd, blocks=None, coded=None):
+    """core/wire.h: header, then a payload of dense blocks [(key, values)] and coded
+    blocks [(key, n, format id, bytes)]."""
+    has = blocks is not None or coded is not None
+    m = struct.pack("<BBiiiqddB", kind, 0, 0, frm, to, rnd, 0.0, 0.0, 1 if has else 0)
+    if has:
+        blocks, coded = blocks or [], coded or []
+        m += struct.pack("<diBII", 0.5, 2, 0, len(blocks), len(coded))
         for key, vals in blocks:
             m += struct.pack("<II", key, len(vals)) + struct.pack(f"<{len(vals)}f", *vals)
+        for key, n, fmt, data in coded:
+            m += struct.pack("<IIBI", key, n, fmt, len(data)) + data
     return m
+
+
+def sparse(idx, vals):
+    return struct.pack("<I", len(idx)) + struct.pack(f"<{len(idx)}I", *idx) + struct.pack(f"<{len(vals)}f", *vals)
+
+
+# One well-formed block of each codec format (core/codec/), for n = 16.
+CODED = {
+    1: sparse([0, 5, 15], [1.0, -2.0, 0.5]),                                    # sparse
+    2: struct.pack("<16H", *([0x3C00] * 16)),                                   # fp16 (ones)
+    3: struct.pack("<fB", 2.0, 16) + bytes([3, 0x85, 0, 16] * 4),               # qsgd
+    4: struct.pack("<f", 0.5) + bytes([0b00100110] * 4),                        # terngrad
+    5: struct.pack("<f", 0.25) + bytes([0xA5, 0x3C]),                           # signsgd
+    6: struct.pack("<III", 4, 4, 1) + struct.pack("<8f", *([0.5] * 8)),         # powersgd, 4 x 4 rank 1
+}
 
 
 def frame(ftype, body):
@@ -45,6 +66,7 @@ msgs = {
     "pull": message(2, 1, 0, 7),
     "push": message(0, 2, 1, 3, [(0, [1.0, -2.0, 3.5]), (1, [0.25] * 5)]),
     "empty_payload": message(3, 0, 2, 9, []),
+    "coded": message(0, 2, 1, 3, [(0, [1.0])], [(k, 16, fmt, data) for k, (fmt, data) in enumerate(CODED.items(), 1)]),
 }
 for name, m in msgs.items():
     write("wire", name, m)
@@ -61,4 +83,7 @@ for i, chunk in enumerate([enc[:half], enc[half:]]):
     f = frame(9, body)
     dgrams += bytes([0x80 | (len(f) >> 8), len(f) & 0xFF]) + f
 write("datagram", "two_fragments", dgrams)
+# codec_fuzz: format id, u32 tensor length, the encoded bytes.
+for fmt, data in CODED.items():
+    write("codec", f"format{fmt}", bytes([fmt]) + struct.pack("<I", 16) + data)
 print("seeds written under", os.path.join(HERE, "seeds"))
