@@ -23,7 +23,8 @@ class StreamEncoder {
   // changes, whose error feedback is the server's copy of the child's model).
   StreamEncoder(const CodecChoice& choice, const EncoderContext& ctx, bool fresh = false);
   bool active() const { return info_ && info_->make; }
-  // `p` as it goes on the wire (the same object when nothing is encoded).
+  // `p` as it goes on the wire (the same object when nothing is encoded: a
+  // `none` stream only counts).
   std::shared_ptr<const Payload> encode(std::shared_ptr<const Payload> p);
   const StreamBytes& bytes() const { return bytes_; }
   const std::string& kind() const { return kind_; }

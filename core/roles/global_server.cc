@@ -73,7 +73,8 @@ void GlobalServer::on_message(const Message& msg) {
         }
       }
       if (ctx_.policy->compensates_delay()) served_[msg.from] = current_;
-      rt_.send(make_message(MsgKind::kPullResponse, spec_.id, msg.from, rounds_, current_));
+      // The whole model (counted by its stream as dense).
+      rt_.send(make_message(MsgKind::kPullResponse, spec_.id, msg.from, rounds_, pull_codec(msg.from).encode(current_)));
       break;
     default: break;
   }

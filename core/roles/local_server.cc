@@ -268,7 +268,7 @@ void LocalServer::on_message(const Message& msg) {
         Message m = make_message(MsgKind::kPullResponse, spec_.id, msg.from, collecting_,
                                  pull_codec_.active()
                                      ? copies_.serve(msg.from, params_->blocks, pull_codec_, msg.round == kWholeModel)
-                                     : params_);
+                                     : pull_codec_.encode(params_));  // counted as dense
         m.transfer_s = fetch_s_;
         rt_.send(std::move(m));
         break;
