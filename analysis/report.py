@@ -77,6 +77,25 @@ def codec_label(s):
     return " ".join(parts) or "dense"
 
 
+def accuracy_plot(runs, x_of, xlabel, title, target=None, log_x=False):
+    """Test accuracy per run against x_of(timeline row); one line per run."""
+    fig, ax = plt.subplots(figsize=(9, 5))
+    for i, (label, s, rows) in enumerate(runs):
+        if rows:  # 10 colours, then the next line style: no two runs look alike
+            ax.plot([x_of(r) for r in rows], [r["test_accuracy"] for r in rows], marker=".", label=label,
+                    color=f"C{i % 10}", linestyle=["-", "--", ":", "-."][i // 10 % 4])
+    if target:
+        ax.axhline(target, color="grey", linestyle="--", linewidth=1, label=f"target {target}")
+    if log_x:
+        ax.set_xscale("log")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("test accuracy")
+    ax.set_title(title)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize=7, ncol=2)
+    return fig
+
+
 def save(fig, out, name):
     path = os.path.join(out, name)
     with warnings.catch_warnings():  # many long labels: tight_layout gives up on a margin, the plot is still drawn
@@ -138,36 +157,18 @@ def render(d, runs, out):
     """Writes every PNG and index.html into out."""
     pngs = []
 
-    fig, ax = plt.subplots(figsize=(9, 5))
-    for i, (label, s, rows) in enumerate(runs):
-        if rows:  # 10 colours, then the next line style: no two runs look alike
-            ax.plot([r["time_s"] for r in rows], [r["test_accuracy"] for r in rows], marker=".", label=label,
-                    color=f"C{i % 10}", linestyle=["-", "--", ":", "-."][i // 10 % 4])
     target = runs[0][1].get("target_accuracy") if runs else None
-    if target:
-        ax.axhline(target, color="grey", linestyle="--", linewidth=1, label=f"target {target}")
-    ax.set_xlabel("time (s, simulated or elapsed)")
-    ax.set_ylabel("test accuracy")
-    ax.set_title("Accuracy vs time")
-    if ax.get_legend_handles_labels()[0]:
-        ax.legend(fontsize=7, ncol=2)
+    fig = accuracy_plot(runs, lambda r: r["time_s"], "time (s, simulated or elapsed)", "Accuracy vs time",
+                        target=target)
     pngs.append(("Accuracy vs time, per run", save(fig, out, "accuracy_vs_time.png")))
 
     # Accuracy against the bytes that crossed the WAN: what a codec buys (labelled by codec when
     # the runs compress anything).
     compressed = any(codec_label(s) != "dense" for _, s, _ in runs)
-    fig, ax = plt.subplots(figsize=(9, 5))
-    for i, (label, s, rows) in enumerate(runs):
-        if rows and any(r.get("wan_bytes", 0) > 0 for r in rows):
-            name = (label.split(" ")[0] + " " + codec_label(s)) if compressed else label
-            ax.plot([r["wan_bytes"] / 1e6 for r in rows], [r["test_accuracy"] for r in rows], marker=".", label=name,
-                    color=f"C{i % 10}", linestyle=["-", "--", ":", "-."][i // 10 % 4])
-    ax.set_xscale("log")
-    ax.set_xlabel("WAN bytes so far (MB, log scale)")
-    ax.set_ylabel("test accuracy")
-    ax.set_title("Accuracy vs WAN bytes")
-    if ax.get_legend_handles_labels()[0]:
-        ax.legend(fontsize=7, ncol=2)
+    fig = accuracy_plot([(label.split(" ")[0] + " " + codec_label(s) if compressed else label, s,
+                          rows if any(r.get("wan_bytes", 0) > 0 for r in rows) else []) for label, s, rows in runs],
+                        lambda r: r["wan_bytes"] / 1e6, "WAN bytes so far (MB, log scale)", "Accuracy vs WAN bytes",
+                        log_x=True)
     pngs.append(("Accuracy vs WAN bytes, per run", save(fig, out, "accuracy_vs_wan_bytes.png")))
 
     # Time to target: mean per (architecture, policy) group, per topology when the runs span several

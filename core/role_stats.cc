@@ -21,8 +21,6 @@ void assemble_role_reports(const Scenario& sc, const Deployment& dep, const std:
         t["codec"] = s["codec"];
         for (const char* k : {"payloads", "dense_bytes", "sent_bytes"})
           t[k] = t.value(k, std::uint64_t{0}) + s[k].get<std::uint64_t>();
-        t["ratio"] =
-            double(t["dense_bytes"].get<std::uint64_t>()) / double(std::max<std::uint64_t>(1, t["sent_bytes"]));
       }
     if (n.role == Role::kGlobalServer) {
       r->rounds = j.value("rounds", r->rounds);
@@ -59,6 +57,10 @@ void assemble_role_reports(const Scenario& sc, const Deployment& dep, const std:
       d.blocked_fraction /= d.workers;
     }
   r->dcs = std::move(dcs);
+  for (auto& [name, t] : r->compression.items()) {
+    (void)name;
+    t["ratio"] = double(t["dense_bytes"].get<std::uint64_t>()) / double(std::max<std::uint64_t>(1, t["sent_bytes"]));
+  }
 }
 
 }  // namespace geotrain

@@ -8,21 +8,6 @@
 
 namespace geotrain {
 
-CodedBlock encode_sparse(std::uint32_t key, const Eigen::VectorXf& x, const std::vector<std::uint32_t>& indices) {
-  CodedBlock b;
-  b.key = key;
-  b.n = std::uint32_t(x.size());
-  b.codec = kSparseCodecId;
-  const std::size_t k = indices.size();
-  b.bytes.resize(4 + 8 * k);
-  std::uint8_t* p = b.bytes.data();
-  store_raw<std::uint32_t>(p, std::uint32_t(k));
-  std::memcpy(p + 4, indices.data(), 4 * k);
-  std::uint8_t* values = p + 4 + 4 * k;
-  for (std::size_t j = 0; j < k; ++j) store_raw<float>(values + 4 * j, x[Eigen::Index(indices[j])]);
-  return b;
-}
-
 CodedBlock encode_sparse_values(std::uint32_t key, std::uint32_t n, const std::vector<std::uint32_t>& indices,
                                 const std::vector<float>& values) {
   CodedBlock b;
@@ -37,18 +22,33 @@ CodedBlock encode_sparse_values(std::uint32_t key, std::uint32_t n, const std::v
   return b;
 }
 
-CodedBlock encode_nonzeros(std::uint32_t key, const Eigen::VectorXf& x) {
+CodedBlock encode_sparse(std::uint32_t key, const Eigen::VectorXf& x, const std::vector<std::uint32_t>& indices) {
+  std::vector<float> values(indices.size());
+  for (std::size_t j = 0; j < indices.size(); ++j) values[j] = x[Eigen::Index(indices[j])];
+  return encode_sparse_values(key, std::uint32_t(x.size()), indices, values);
+}
+
+namespace {
+std::vector<std::uint32_t> nonzero_indices(const Eigen::VectorXf& x) {
   std::vector<std::uint32_t> idx;
   for (Eigen::Index i = 0; i < x.size(); ++i)
     if (x[i] != 0.0f) idx.push_back(std::uint32_t(i));
-  return encode_sparse(key, x, idx);
+  return idx;
+}
+
+// Is k entries of an n-entry tensor smaller on the wire sparse than dense?
+bool sparse_is_smaller(std::size_t k, std::size_t n) {
+  return kCodedHeaderBytes + 4 + 8 * std::uint64_t(k) < kBlockHeaderBytes + 4 * std::uint64_t(n);
+}
+}  // namespace
+
+CodedBlock encode_nonzeros(std::uint32_t key, const Eigen::VectorXf& x) {
+  return encode_sparse(key, x, nonzero_indices(x));
 }
 
 void append_selected(Payload& p, std::uint32_t key, const Eigen::VectorXf& x,
                      const std::vector<std::uint32_t>& indices) {
-  const std::uint64_t sparse_bytes = kCodedHeaderBytes + 4 + 8 * std::uint64_t(indices.size());
-  const std::uint64_t dense_bytes = kBlockHeaderBytes + 4 * std::uint64_t(x.size());
-  if (sparse_bytes < dense_bytes) {
+  if (sparse_is_smaller(indices.size(), std::size_t(x.size()))) {
     p.coded.push_back(encode_sparse(key, x, indices));
     return;
   }
@@ -69,9 +69,9 @@ namespace {
 class Nonzeros : public Encoder {
  public:
   std::optional<CodedBlock> encode(std::uint32_t key, const Eigen::VectorXf& x) override {
-    CodedBlock b = encode_nonzeros(key, x);
-    if (kCodedHeaderBytes + b.bytes.size() >= kBlockHeaderBytes + 4ull * b.n) return std::nullopt;  // dense is smaller
-    return b;
+    const std::vector<std::uint32_t> idx = nonzero_indices(x);
+    if (!sparse_is_smaller(idx.size(), std::size_t(x.size()))) return std::nullopt;  // dense is smaller
+    return encode_sparse(key, x, idx);
   }
 };
 }  // namespace

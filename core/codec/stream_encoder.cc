@@ -8,12 +8,7 @@
 namespace geotrain {
 
 StreamEncoder::StreamEncoder(const CodecChoice& choice, const EncoderContext& ctx, bool fresh)
-    : kind_(choice.kind),
-      info_(find_codec(choice.kind)),
-      choice_(choice),
-      ctx_(ctx),
-      fresh_(fresh),
-      dense_below_(ctx.dense_below) {
+    : info_(find_codec(choice.kind)), choice_(choice), ctx_(ctx), fresh_(fresh) {
   if (!info_) throw std::invalid_argument("unknown codec \"" + choice.kind + "\"");
   if (info_->make) enc_ = info_->make(choice.params, ctx);
 }
@@ -38,7 +33,7 @@ std::shared_ptr<const Payload> StreamEncoder::encode(std::shared_ptr<const Paylo
   out->coded = p->coded;
   for (const auto& b : p->blocks) {
     std::optional<CodedBlock> c;
-    if (info_->encodes_small || std::uint64_t(b.values.size()) >= dense_below_) c = enc_->encode(b.key, b.values);
+    if (info_->encodes_small || std::uint64_t(b.values.size()) >= ctx_.dense_below) c = enc_->encode(b.key, b.values);
     if (c)
       out->coded.push_back(std::move(*c));
     else

@@ -27,15 +27,13 @@ class StreamEncoder {
   // `none` stream only counts).
   std::shared_ptr<const Payload> encode(std::shared_ptr<const Payload> p);
   const StreamBytes& bytes() const { return bytes_; }
-  const std::string& kind() const { return kind_; }
+  const std::string& kind() const { return choice_.kind; }
 
  private:
-  std::string kind_ = "none";
   const CodecInfo* info_ = nullptr;
   CodecChoice choice_;
   EncoderContext ctx_;
   bool fresh_ = false;
-  std::uint64_t dense_below_ = 0;
   std::unique_ptr<Encoder> enc_;
   StreamBytes bytes_;
 };

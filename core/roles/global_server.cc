@@ -66,7 +66,7 @@ void GlobalServer::on_message(const Message& msg) {
       if (!agg_.is_live(msg.from)) agg_.readmit(msg.from);
       {
         StreamEncoder& codec = pull_codec(msg.from);
-        if (ctx_.policy->pulls_changes() || codec.active()) {
+        if (codec.active()) {
           rt_.send(make_message(MsgKind::kPullResponse, spec_.id, msg.from, rounds_,
                                 copies_.serve(msg.from, params_, codec, msg.round == kWholeModel)));
           break;
@@ -74,7 +74,8 @@ void GlobalServer::on_message(const Message& msg) {
       }
       if (ctx_.policy->compensates_delay()) served_[msg.from] = current_;
       // The whole model (counted by its stream as dense).
-      rt_.send(make_message(MsgKind::kPullResponse, spec_.id, msg.from, rounds_, pull_codec(msg.from).encode(current_)));
+      rt_.send(
+          make_message(MsgKind::kPullResponse, spec_.id, msg.from, rounds_, pull_codec(msg.from).encode(current_)));
       break;
     default: break;
   }
@@ -112,14 +113,13 @@ void GlobalServer::finish(TimeNs now) {
 
 nlohmann::json GlobalServer::report(TimeNs) const {
   nlohmann::json by_child = nlohmann::json::object();
-  nlohmann::json j;
   for (const auto& [c, n] : pushes_by_child_) by_child[std::to_string(c)] = n;
-  j = {{"rounds", rounds_},
-       {"pushes_by_child", by_child},
-       {"restored_rounds", restored_rounds_},
-       {"pushes", pushes_},
-       {"staleness_mean", pushes_ > 0 ? double(staleness_sum_) / double(pushes_) : 0.0},
-       {"staleness_max", staleness_max_}};
+  nlohmann::json j = {{"rounds", rounds_},
+                      {"pushes_by_child", by_child},
+                      {"restored_rounds", restored_rounds_},
+                      {"pushes", pushes_},
+                      {"staleness_mean", pushes_ > 0 ? double(staleness_sum_) / double(pushes_) : 0.0},
+                      {"staleness_max", staleness_max_}};
   report_stream(j, stream_name(Tier::kLan, false), pull_lan_);
   report_stream(j, stream_name(Tier::kWan, false), pull_wan_);
   return j;

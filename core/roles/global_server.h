@@ -67,8 +67,9 @@ class GlobalServer : public Actor {
   std::map<NodeId, std::int64_t> pushes_by_child_;
   // The model each child last pulled, when the policy compensates delay.
   std::map<NodeId, std::shared_ptr<const Payload>> served_;
-  // Children's copies of the model, when pulls carry changes (a pull codec,
-  // or the policy's pulls_changes()), and the pull streams by tier.
+  // Children's copies of the model, when pulls carry changes (a pull stream
+  // with a codec: one chosen, or `sparse` for a policy that pulls changes),
+  // and the pull streams by tier.
   ServedCopies copies_;
   StreamEncoder pull_lan_, pull_wan_;
 };

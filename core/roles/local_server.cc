@@ -105,20 +105,22 @@ void LocalServer::sync_in_background() {
   rt_.send(make_message(MsgKind::kPush, spec_.id, spec_.parent, inflight_round_, inflight_));
 }
 
+std::shared_ptr<const Payload> LocalServer::pulled_model(std::shared_ptr<const Payload> response) const {
+  if (!changes_) return response->coded.empty() ? response : std::make_shared<Payload>(densify(*response));
+  // Our push (background sync), then the others' change: the order and
+  // arithmetic the server keeps its copy of ours with, so the two are the same bits.
+  auto global = std::make_shared<Payload>();
+  global->blocks = global_->blocks;
+  if (!sent_.empty() && parent().pulls_changes()) add_scaled(global->blocks, sent_);
+  apply_served(global->blocks, *response);
+  return global;
+}
+
 void LocalServer::merge_pulled(const Message& msg) {
   if (!awaiting_params_) return;
   awaiting_params_ = false;
   fetch_s_ = to_seconds(rt_.now() - pull_sent_) + msg.transfer_s;
-  auto global = std::make_shared<Payload>();
-  if (changes_) {
-    // Our push, then the others' change: the order and arithmetic the server
-    // keeps its copy of ours with, so the two are the same bits.
-    global->blocks = global_->blocks;
-    if (!sent_.empty() && parent().pulls_changes()) add_scaled(global->blocks, sent_);
-    apply_served(global->blocks, *msg.payload);
-  } else {
-    global->blocks = densify(*msg.payload).blocks;
-  }
+  std::shared_ptr<const Payload> global = pulled_model(msg.payload);
   // The DC's model: the new global one plus the change made here that it lacks.
   auto next = std::make_shared<Payload>();
   next->blocks = params_->blocks;
@@ -229,14 +231,7 @@ void LocalServer::on_message(const Message& msg) {
       }
       if (!awaiting_params_) break;
       awaiting_params_ = false;
-      if (changes_) {
-        auto global = std::make_shared<Payload>();
-        global->blocks = global_->blocks;
-        apply_served(global->blocks, *msg.payload);
-        global_ = std::move(global);
-      } else {
-        global_ = msg.payload;
-      }
+      global_ = pulled_model(msg.payload);
       params_ = global_;
       fetch_s_ = to_seconds(rt_.now() - pull_sent_) + msg.transfer_s;
       // (Asynchronous policies accept pushes from behind: a server that moved

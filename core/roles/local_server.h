@@ -69,6 +69,9 @@ class LocalServer : public Actor {
   // merge a pulled change; are the workers held, and release them.
   void sync_in_background();
   void merge_pulled(const Message& msg);
+  // The global model a pull response brings: the response itself, or (changes_)
+  // our copy advanced by it.
+  std::shared_ptr<const Payload> pulled_model(std::shared_ptr<const Payload> response) const;
   bool holds_workers() const;
   void release_held();
   void ack(const std::vector<NodeId>& workers, std::int64_t round);

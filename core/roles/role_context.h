@@ -44,11 +44,13 @@ struct RoleContext {
     const auto in = [&](NodeId n) { return n >= 0 && std::size_t(n) < dc_of.size(); };
     return in(a) && in(b) && dc_of[std::size_t(a)] == dc_of[std::size_t(b)] ? Tier::kLan : Tier::kWan;
   }
-  // `me`'s encoder for its pushes to its parent, and for its pull responses over `t`.
+  // `me`'s encoder for its pushes to its parent, and for its pull responses
+  // over `t`. A pull stream encodes changes with a fresh encoder each time
+  // (the server's copy of the child's model is the error feedback); a global
+  // server whose policy pulls changes sends them as `sparse` (every tensor,
+  // whatever its size) unless the scenario chose a codec.
   StreamEncoder push_stream(const NodeSpec& me) const;
-  // Pull streams encode changes, with a fresh encoder each time (the copy is
-  // the error feedback): `fresh`.
-  StreamEncoder pull_stream(const NodeSpec& me, Tier t, bool fresh = true) const;
+  StreamEncoder pull_stream(const NodeSpec& me, Tier t) const;
   // Do the pull responses `me` gets from its parent carry changes to add to its copy?
   bool pulls_changes(const NodeSpec& me) const;
 };

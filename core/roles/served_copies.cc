@@ -1,7 +1,5 @@
 #include "core/roles/served_copies.h"
 
-#include "core/codec/sparse.h"
-
 namespace geotrain {
 
 Payload& ServedCopies::copy(NodeId child) {
@@ -21,18 +19,8 @@ std::shared_ptr<const Payload> ServedCopies::serve(NodeId child, const ParamSet&
   if (whole) c.blocks = zeros_like(params);
   auto change = std::make_shared<Payload>();
   change->from_zero = whole;
-  std::vector<std::uint32_t> idx;
-  for (std::size_t b = 0; b < params.size(); ++b) {
-    Eigen::VectorXf d = params[b].values - c.blocks[b].values;
-    if (codec.active()) {
-      change->blocks.push_back({params[b].key, std::move(d)});
-      continue;
-    }
-    idx.clear();
-    for (Eigen::Index i = 0; i < d.size(); ++i)
-      if (d[i] != 0.0f) idx.push_back(std::uint32_t(i));
-    append_selected(*change, params[b].key, d, idx);
-  }
+  change->blocks = params;
+  add_scaled(change->blocks, c.blocks, -1.0f);
   std::shared_ptr<const Payload> sent = codec.encode(std::move(change));
   accumulate(c, *sent);  // what the child holds once it adds it, computed the same way
   return sent;

@@ -19,8 +19,8 @@ class ServedCopies {
  public:
   // Children start from `initial` (every node does).
   explicit ServedCopies(const ParamSet& initial) : initial_(&initial) {}
-  // The change from `child`'s copy to `params`, through `codec` (none: the
-  // changed entries, sparse or dense whichever is smaller); `whole`: from zeros.
+  // The change from `child`'s copy to `params`, through `codec` (REQUIRES:
+  // active; `sparse` sends the changed entries exactly); `whole`: from zeros.
   std::shared_ptr<const Payload> serve(NodeId child, const ParamSet& params, StreamEncoder& codec, bool whole);
   // The child adds its own push to its copy (Gaia's background sync): so does the server.
   void add_own_push(NodeId child, const Payload& push);
