@@ -5,10 +5,12 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "core/codec/stream_bytes.h"
 #include "core/config/scenario.h"
 #include "core/models/model.h"
 #include "core/time.h"
@@ -27,6 +29,10 @@ struct TimelineRow {
   double loss = 0;  // mean training loss of the workers' steps in the last round
   double test_loss = 0;
   NetCounters net;
+  // Per tier and direction ("wan_push", ...), what the payloads sent by this
+  // row's time cost dense and as sent: filled from the roles' stream histories
+  // when the run's reports are assembled (core/role_stats.h).
+  std::map<std::string, StreamBytes> streams;
 };
 
 class RunMonitor {

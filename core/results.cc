@@ -95,11 +95,23 @@ void write_run_outputs(const std::string& dir, const RunResult& r) {
   std::filesystem::create_directories(dir, ec);
   if (ec) throw std::runtime_error(dir + ": cannot create directory: " + ec.message());
   write_file_atomically(dir + "/summary.json", summary_json(r).dump(2) + "\n");
+  std::vector<std::string> streams;  // every stream in the summary's compression, in its order
+  if (r.compression.is_object())
+    for (const auto& [name, s] : r.compression.items()) streams.push_back(name);
   std::ostringstream csv;
-  csv << "time_s,round,test_accuracy,loss,wan_bytes,lan_bytes\n" << std::setprecision(10);
-  for (const auto& t : r.timeline)
+  csv << "time_s,round,test_accuracy,loss,wan_bytes,lan_bytes";
+  for (const auto& name : streams) csv << ',' << name << "_dense_bytes," << name << "_sent_bytes";
+  csv << '\n' << std::setprecision(10);
+  for (const auto& t : r.timeline) {
     csv << t.time_s << ',' << t.round << ',' << t.test_accuracy << ',' << t.loss << ',' << t.net.wan_bytes << ','
-        << t.net.lan_bytes << '\n';
+        << t.net.lan_bytes;
+    for (const auto& name : streams) {
+      const auto it = t.streams.find(name);
+      const StreamBytes b = it == t.streams.end() ? StreamBytes{} : it->second;
+      csv << ',' << b.dense_bytes << ',' << b.sent_bytes;
+    }
+    csv << '\n';
+  }
   write_file_atomically(dir + "/timeline.csv", csv.str());
 }
 

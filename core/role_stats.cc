@@ -3,6 +3,23 @@
 #include <algorithm>
 
 namespace geotrain {
+namespace {
+// Adds one sender's stream totals, as they stood at each row's time, to the
+// timeline rows. `history`: [time_s, payloads, dense_bytes, sent_bytes] rows,
+// in time order.
+void add_history(const std::string& name, const nlohmann::json& history, std::vector<TimelineRow>* timeline) {
+  std::size_t i = 0;  // the first sample after the row's time
+  for (TimelineRow& row : *timeline) {
+    while (i < history.size() && history[i][0].get<double>() <= row.time_s) ++i;
+    StreamBytes& t = row.streams[name];
+    if (i == 0) continue;
+    const nlohmann::json& h = history[i - 1];
+    t.payloads += h[1].get<std::uint64_t>();
+    t.dense_bytes += h[2].get<std::uint64_t>();
+    t.sent_bytes += h[3].get<std::uint64_t>();
+  }
+}
+}  // namespace
 
 void assemble_role_reports(const Scenario& sc, const Deployment& dep, const std::vector<RoleReport>& reports,
                            RunResult* r) {
@@ -21,6 +38,7 @@ void assemble_role_reports(const Scenario& sc, const Deployment& dep, const std:
         t["codec"] = s["codec"];
         for (const char* k : {"payloads", "dense_bytes", "sent_bytes"})
           t[k] = t.value(k, std::uint64_t{0}) + s[k].get<std::uint64_t>();
+        if (s.contains("history")) add_history(name, s["history"], &r->timeline);
       }
     if (n.role == Role::kGlobalServer) {
       r->rounds = j.value("rounds", r->rounds);

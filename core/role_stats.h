@@ -18,8 +18,9 @@ struct RoleReport {
   double run_s = 0;       // how long the node ran (the fractions' denominator)
 };
 
-// `reports` by node id. Sets r->dcs, r->workers, r->worker_steps, r->staleness
-// and, when the global server reported, r->rounds.
+// `reports` by node id. Sets r->dcs, r->workers, r->worker_steps, r->staleness,
+// r->compression, each r->timeline row's streams (so r->timeline must be set
+// first) and, when the global server reported, r->rounds.
 void assemble_role_reports(const Scenario& sc, const Deployment& dep, const std::vector<RoleReport>& reports,
                            RunResult* r);
 

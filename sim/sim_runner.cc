@@ -68,12 +68,12 @@ RunResult run_simulation(const Scenario& sc, const SimOptions& opt) {
     result.sim_time_s = to_seconds(end);
     result.bytes = net.counters();
     result.events = ns3::Simulator::GetEventCount();
+    result.timeline = monitor.timeline();
     std::vector<RoleReport> reports;
     for (const auto& a : actors) reports.push_back({a->report(end), result.sim_time_s});
     assemble_role_reports(sc, dep, reports, &result);
     result.network = net.settings();
     result.scenario = sc.resolved;
-    result.timeline = monitor.timeline();
     result.drops = net.drops();
     if (const auto n = result.drops["dropped_at_sending_hosts"].get<std::uint64_t>(); n > 0 && opt.progress)
       std::fprintf(stderr,

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 
 #include "core/codec/codec_registry.h"
 #include "sim/sim_runner.h"
@@ -60,6 +61,42 @@ TEST_P(CodecScenario, RunsInBothRuntimesDeterministicallyAndCompressesAlike) {
 INSTANTIATE_TEST_SUITE_P(All, CodecScenario,
                          ::testing::Values("fp16", "mpq", "bsc", "dgc", "random_k", "qsgd", "terngrad", "signsgd_ef",
                                            "powersgd"));
+
+// The timeline's per-stream bytes are what had been sent by each evaluation:
+// under bsp, round r is applied before any push of round r + 1 is encoded, so
+// the row of round r counts exactly r pushes per sender; every stream only
+// grows; the last row, at the end of the run, counts everything in the summary.
+TEST(CodecScenario, TimelineCountsEachStreamUpToItsEvaluation) {
+  std::vector<std::string> sets = small_sets(6);
+  sets.push_back("eval.every_rounds=1");
+  sets.push_back("compression.dense_below=0");
+  const Scenario sc = load_scenario(source_path("scenarios/quickstart-fp16.json"), sets);
+  const RunResult r = sim::run_simulation(sc);
+  ASSERT_EQ(r.timeline.size(), 6u);
+  std::map<std::string, std::uint64_t> before;
+  for (const TimelineRow& row : r.timeline)
+    for (const auto& [name, total] : r.compression.items()) {
+      const std::uint64_t n = row.streams.at(name).payloads;
+      if (name.find("push") != std::string::npos) {
+        const std::uint64_t per_round = total["payloads"].get<std::uint64_t>() / 6;  // every sender, once a round
+        ASSERT_GT(per_round, 0u) << name;
+        EXPECT_EQ(n, per_round * std::uint64_t(row.round)) << name << " round " << row.round;
+      }
+      EXPECT_GE(n, before[name]) << name << " round " << row.round;
+      before[name] = n;
+    }
+  for (const TimelineRow& row : r.timeline) {
+    // fp16 payloads of one model all cost the same: every row has the run's ratio
+    const StreamBytes& w = row.streams.at("wan_push");
+    EXPECT_DOUBLE_EQ(double(w.dense_bytes) / double(w.sent_bytes), r.compression["wan_push"]["ratio"].get<double>());
+  }
+  for (const auto& [name, total] : r.compression.items()) {
+    const StreamBytes& last = r.timeline.back().streams.at(name);
+    EXPECT_EQ(last.payloads, total["payloads"].get<std::uint64_t>()) << name;
+    EXPECT_EQ(last.dense_bytes, total["dense_bytes"].get<std::uint64_t>()) << name;
+    EXPECT_EQ(last.sent_bytes, total["sent_bytes"].get<std::uint64_t>()) << name;
+  }
+}
 
 TEST(CodecScenario, EverySelectableCodecHasAShippedScenario) {
   for (const auto& c : codec_registry())

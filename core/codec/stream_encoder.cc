@@ -13,8 +13,21 @@ StreamEncoder::StreamEncoder(const CodecChoice& choice, const EncoderContext& ct
   if (info_->make) enc_ = info_->make(choice.params, ctx);
 }
 
-std::shared_ptr<const Payload> StreamEncoder::encode(std::shared_ptr<const Payload> p) {
+void StreamEncoder::record(TimeNs now) {
+  if (!history_.empty() && history_.back().t == now)
+    history_.back() = {now, bytes_};
+  else
+    history_.push_back({now, bytes_});
+}
+
+std::shared_ptr<const Payload> StreamEncoder::encode(std::shared_ptr<const Payload> p, TimeNs now) {
   if (!p) return p;
+  std::shared_ptr<const Payload> out = encode_counted(std::move(p));
+  record(now);
+  return out;
+}
+
+std::shared_ptr<const Payload> StreamEncoder::encode_counted(std::shared_ptr<const Payload> p) {
   const std::uint64_t dense = wire_size(p.get());
   ++bytes_.payloads;
   bytes_.dense_bytes += dense;

@@ -6,14 +6,21 @@
 #pragma once
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/codec/codec_registry.h"
+#include "core/codec/stream_bytes.h"
 #include "core/message.h"
+#include "core/time.h"
 
 namespace geotrain {
 
-struct StreamBytes {
-  std::uint64_t payloads = 0, dense_bytes = 0, sent_bytes = 0;
+// The stream's running totals after its payloads encoded at time `t` (one
+// sample per distinct time), so a timeline row can read what had been sent by
+// its evaluation.
+struct StreamSample {
+  TimeNs t = 0;
+  StreamBytes total;
 };
 
 class StreamEncoder {
@@ -23,19 +30,23 @@ class StreamEncoder {
   // changes, whose error feedback is the server's copy of the child's model).
   StreamEncoder(const CodecChoice& choice, const EncoderContext& ctx, bool fresh = false);
   bool active() const { return info_ && info_->make; }
-  // `p` as it goes on the wire (the same object when nothing is encoded: a
-  // `none` stream only counts).
-  std::shared_ptr<const Payload> encode(std::shared_ptr<const Payload> p);
+  // `p` as it goes on the wire at time `now` (the same object when nothing is
+  // encoded: a `none` stream only counts).
+  std::shared_ptr<const Payload> encode(std::shared_ptr<const Payload> p, TimeNs now);
   const StreamBytes& bytes() const { return bytes_; }
+  const std::vector<StreamSample>& history() const { return history_; }
   const std::string& kind() const { return choice_.kind; }
 
  private:
+  std::shared_ptr<const Payload> encode_counted(std::shared_ptr<const Payload> p);
+  void record(TimeNs now);
   const CodecInfo* info_ = nullptr;
   CodecChoice choice_;
   EncoderContext ctx_;
   bool fresh_ = false;
   std::unique_ptr<Encoder> enc_;
   StreamBytes bytes_;
+  std::vector<StreamSample> history_;
 };
 
 }  // namespace geotrain

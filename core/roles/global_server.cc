@@ -68,14 +68,14 @@ void GlobalServer::on_message(const Message& msg) {
         StreamEncoder& codec = pull_codec(msg.from);
         if (codec.active()) {
           rt_.send(make_message(MsgKind::kPullResponse, spec_.id, msg.from, rounds_,
-                                copies_.serve(msg.from, params_, codec, msg.round == kWholeModel)));
+                                copies_.serve(msg.from, params_, codec, msg.round == kWholeModel, rt_.now())));
           break;
         }
       }
       if (ctx_.policy->compensates_delay()) served_[msg.from] = current_;
       // The whole model (counted by its stream as dense).
-      rt_.send(
-          make_message(MsgKind::kPullResponse, spec_.id, msg.from, rounds_, pull_codec(msg.from).encode(current_)));
+      rt_.send(make_message(MsgKind::kPullResponse, spec_.id, msg.from, rounds_,
+                            pull_codec(msg.from).encode(current_, rt_.now())));
       break;
     default: break;
   }

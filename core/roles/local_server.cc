@@ -31,7 +31,7 @@ void LocalServer::push_upstream() {
     scale(change, float(std::max(1, sum->contributors)));
     sum->blocks = std::move(change);
   }
-  inflight_ = push_codec_.encode(std::move(sum));
+  inflight_ = push_codec_.encode(std::move(sum), rt_.now());
   // Tagged with the oldest model in the sum: under an asynchronous policy a
   // worker's push may come from a round before the one collected, and the
   // global server weighs (and counts) staleness by it.
@@ -98,7 +98,7 @@ void LocalServer::sync_in_background() {
   push->loss_sum = unsent_steps_ > 0 ? unsent_loss_ / unsent_steps_ : 0;
   unsent_loss_ = 0;
   unsent_steps_ = 0;
-  inflight_ = push_codec_.encode(std::move(push));
+  inflight_ = push_codec_.encode(std::move(push), rt_.now());
   sent_ = densify(*inflight_).blocks;  // as the server will decode it
   pushed_at_ = collecting_;
   inflight_round_ = global_round_;  // the model its change started from: the server counts staleness by it
@@ -261,9 +261,9 @@ void LocalServer::on_message(const Message& msg) {
       if (!agg_.is_live(msg.from)) agg_.readmit(msg.from);
       {
         Message m = make_message(MsgKind::kPullResponse, spec_.id, msg.from, collecting_,
-                                 pull_codec_.active()
-                                     ? copies_.serve(msg.from, params_->blocks, pull_codec_, msg.round == kWholeModel)
-                                     : pull_codec_.encode(params_));  // counted as dense
+                                 pull_codec_.active() ? copies_.serve(msg.from, params_->blocks, pull_codec_,
+                                                                      msg.round == kWholeModel, rt_.now())
+                                                      : pull_codec_.encode(params_, rt_.now()));  // counted as dense
         m.transfer_s = fetch_s_;
         rt_.send(std::move(m));
         break;

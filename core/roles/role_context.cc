@@ -13,6 +13,11 @@ void report_stream(nlohmann::json& report, const char* name, const StreamEncoder
                              {"payloads", s.bytes().payloads},
                              {"dense_bytes", s.bytes().dense_bytes},
                              {"sent_bytes", s.bytes().sent_bytes}};
+  // [time_s, payloads, dense_bytes, sent_bytes] after each distinct time's payloads: the timeline's per-stream bytes.
+  nlohmann::json h = nlohmann::json::array();
+  for (const StreamSample& x : s.history())
+    h.push_back({to_seconds(x.t), x.total.payloads, x.total.dense_bytes, x.total.sent_bytes});
+  report["streams"][name]["history"] = std::move(h);
 }
 
 namespace {

@@ -13,7 +13,7 @@ Payload& ServedCopies::copy(NodeId child) {
 }
 
 std::shared_ptr<const Payload> ServedCopies::serve(NodeId child, const ParamSet& params, StreamEncoder& codec,
-                                                   bool whole) {
+                                                   bool whole, TimeNs now) {
   whole = whole || (unknown_ && !copies_.count(child));
   Payload& c = copy(child);
   if (whole) c.blocks = zeros_like(params);
@@ -21,7 +21,7 @@ std::shared_ptr<const Payload> ServedCopies::serve(NodeId child, const ParamSet&
   change->from_zero = whole;
   change->blocks = params;
   add_scaled(change->blocks, c.blocks, -1.0f);
-  std::shared_ptr<const Payload> sent = codec.encode(std::move(change));
+  std::shared_ptr<const Payload> sent = codec.encode(std::move(change), now);
   accumulate(c, *sent);  // what the child holds once it adds it, computed the same way
   return sent;
 }

@@ -171,7 +171,7 @@ void Worker::send_backlog() {
 std::shared_ptr<const Payload> Worker::send_push(std::shared_ptr<const Payload> update) {
   ++stats_.pushes;
   if (ctx_.tracer) ctx_.tracer->record(rt_.now(), spec_.id, TraceKind::kWorkerPushed, round_);
-  std::shared_ptr<const Payload> sent = push_codec_.encode(std::move(update));
+  std::shared_ptr<const Payload> sent = push_codec_.encode(std::move(update), rt_.now());
   rt_.send(make_message(MsgKind::kPush, spec_.id, spec_.parent, round_, sent));
   return sent;
 }
