@@ -1,25 +1,27 @@
-// Best-effort messages over UDP: an encoded Message (core/wire.h) split into
-// fragments of at most kDatagramChunk bytes, each a kFragment frame
-// (real/frame.h) whose body is: i32 sender, u64 message id, u16 index,
-// u16 count, then the chunk; followed by the first kDatagramMacBytes of an
-// HMAC-SHA256 over the frame with the job's secret. A message is delivered
-// only when every fragment arrived ("all fragments or lost"); partial ones are
-// forgotten after kPartialLifetime, and their memory is bounded.
+// Best-effort messages over UDP: an encoded Message (core/wire.h) cut by the
+// core's datagram discipline (core/net/fragments.h) into fragments of at most
+// a chunk's bytes, each a kFragment frame (real/frame.h) whose body is the
+// FragmentHeader then the chunk, followed by the first kDatagramMacBytes of an
+// HMAC-SHA256 over the frame with the job's secret. This file only signs,
+// frames and checks; which messages are complete, and when a partial one is
+// lost, the core's Reassembler decides.
 #pragma once
 #include <chrono>
 #include <cstdint>
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "core/message.h"
+#include "core/net/fragments.h"
 #include "real/auth.h"
 
 namespace geotrain::real {
 
-constexpr std::size_t kDatagramChunk = 60000;
-constexpr std::size_t kFragmentHeaderBytes = 4 + 8 + 2 + 2;
+// A datagram's chunk: about one Ethernet segment, as the simulator's UDP
+// datagrams are, so a relay's per-datagram loss rate means what a link's
+// per-packet loss rate means in simulation.
+constexpr std::size_t kDatagramChunk = 1400;
 
 // The datagrams for message number `id` from `from`, signed.
 std::vector<Bytes> make_datagrams(std::int32_t from, std::uint64_t id, const Bytes& encoded, const std::string& secret);
@@ -27,7 +29,7 @@ std::vector<Bytes> make_datagrams(std::int32_t from, std::uint64_t id, const Byt
 class DatagramAssembler {
  public:
   using Clock = std::chrono::steady_clock;
-  static constexpr auto kPartialLifetime = std::chrono::seconds(30);
+  static constexpr auto kPartialLifetime = std::chrono::nanoseconds(kFragmentLifetimeNs);
 
   // `max_partial_bytes` bounds the fragments held for incomplete messages; the
   // oldest incomplete message is dropped to make room.
@@ -37,21 +39,14 @@ class DatagramAssembler {
   // Returns the message once its last fragment is in. Throws FrameError or
   // WireError on anything malformed or forged: the caller counts and drops it.
   std::optional<Message> add(const std::uint8_t* data, std::size_t n, Clock::time_point now);
-  std::size_t partial_messages() const { return partial_.size(); }
-  std::size_t partial_bytes() const { return partial_bytes_; }
+  std::size_t partial_messages() const { return reassembler_.partial_messages(); }
+  std::size_t partial_bytes() const { return reassembler_.partial_bytes(); }
+  const Reassembler::Counters& counters() const { return reassembler_.counters(); }
 
  private:
-  struct Partial {
-    std::vector<Bytes> parts;
-    std::size_t have = 0, bytes = 0;
-    Clock::time_point first;
-  };
-  void forget(std::map<std::pair<std::int32_t, std::uint64_t>, Partial>::iterator it);
-
   std::string secret_;
   std::int32_t self_;
-  std::size_t max_partial_bytes_, partial_bytes_ = 0;
-  std::map<std::pair<std::int32_t, std::uint64_t>, Partial> partial_;
+  Reassembler reassembler_;
 };
 
 }  // namespace geotrain::real

@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 
+#include "core/wire.h"
 #include "sim/link_sizing.h"
 
 namespace geotrain::sim {
@@ -12,9 +13,9 @@ namespace {
 constexpr std::uint16_t kTcpPort = 9000;
 constexpr std::uint16_t kUdpPort = 9001;
 constexpr std::uint32_t kUdpHeaders = 28;  // IP + UDP
-const ns3::Time kUdpReassemblyTimeout = ns3::Seconds(60);
 
-// Identifies the message a UDP datagram belongs to.
+// Carries a UDP datagram's fragment header (core/net/fragments.h); the packet's
+// size is the header's and its chunk's.
 class FragmentTag : public ns3::Tag {
  public:
   static ns3::TypeId GetTypeId() {
@@ -22,11 +23,21 @@ class FragmentTag : public ns3::Tag {
     return tid;
   }
   ns3::TypeId GetInstanceTypeId() const override { return GetTypeId(); }
-  std::uint32_t GetSerializedSize() const override { return 8; }
-  void Serialize(ns3::TagBuffer b) const override { b.WriteU64(id); }
-  void Deserialize(ns3::TagBuffer b) override { id = b.ReadU64(); }
-  void Print(std::ostream& os) const override { os << "msg=" << id; }
-  std::uint64_t id = 0;
+  std::uint32_t GetSerializedSize() const override { return kFragmentHeaderBytes; }
+  void Serialize(ns3::TagBuffer b) const override {
+    b.WriteU32(std::uint32_t(h.from));
+    b.WriteU64(h.msg);
+    b.WriteU16(h.index);
+    b.WriteU16(h.count);
+  }
+  void Deserialize(ns3::TagBuffer b) override {
+    h.from = std::int32_t(b.ReadU32());
+    h.msg = b.ReadU64();
+    h.index = b.ReadU16();
+    h.count = b.ReadU16();
+  }
+  void Print(std::ostream& os) const override { os << "msg=" << h.from << '/' << h.msg << " part=" << h.index; }
+  FragmentHeader h;
 };
 
 }  // namespace
@@ -56,7 +67,9 @@ SimTransport::SimTransport(SimNetwork& net, Deliver deliver) : net_(net), delive
     Ptr<Socket> u = Socket::CreateSocket(net_.host(id), UdpSocketFactory::GetTypeId());
     u->Bind(InetSocketAddress(Ipv4Address::GetAny(), kUdpPort));
     u->SetRecvCallback(MakeCallback(&SimTransport::on_udp_recv, this));
+    udp_owner_[PeekPointer(u)] = id;
     udp_.push_back(u);
+    reassemblers_.emplace_back();
   }
 }
 
@@ -199,33 +212,42 @@ void SimTransport::on_tcp_recv(ns3::Ptr<ns3::Socket> s) {
 void SimTransport::send_udp(Message msg) {
   using namespace ns3;
   const std::uint32_t max_payload = net_.path(msg.from, msg.to).segment_bytes + kSegmentHeaderBytes - kUdpHeaders;
-  const std::uint64_t id = next_udp_id_++;
-  const std::uint32_t frags = std::uint32_t((msg.wire_bytes + max_payload - 1) / max_payload);
-  const NodeId from = msg.from, to = msg.to;
+  const std::size_t chunk = max_payload - kFragmentHeaderBytes;
+  FragmentHeader h{msg.from, next_udp_id_++, 0, fragment_count(msg.wire_bytes, chunk)};
+  const NodeId to = msg.to;
   std::uint64_t left = msg.wire_bytes;
-  udp_pending_[id] = UdpPending{std::move(msg), frags, 0};
-  for (std::uint32_t f = 0; f < frags; ++f) {
-    Ptr<Packet> p = Create<Packet>(std::uint32_t(std::min<std::uint64_t>(left, max_payload)));
-    left -= p->GetSize();
+  const auto key = std::make_pair(h.from, h.msg);
+  udp_pending_[key] = std::move(msg);
+  for (; h.index < h.count; ++h.index) {
+    const std::uint64_t n = std::min<std::uint64_t>(left, chunk);
+    left -= n;
+    Ptr<Packet> p = Create<Packet>(std::uint32_t(n + kFragmentHeaderBytes));
     FragmentTag tag;
-    tag.id = id;
+    tag.h = h;
     p->AddPacketTag(tag);
-    udp_[from]->SendTo(p, 0, InetSocketAddress(net_.address(to), kUdpPort));
+    udp_[std::size_t(h.from)]->SendTo(p, 0, InetSocketAddress(net_.address(to), kUdpPort));
   }
-  Simulator::Schedule(kUdpReassemblyTimeout, [this, id] { udp_pending_.erase(id); });
+  Simulator::Schedule(NanoSeconds(kFragmentLifetimeNs), [this, key] { udp_pending_.erase(key); });
 }
 
 void SimTransport::on_udp_recv(ns3::Ptr<ns3::Socket> s) {
+  const NodeId self = udp_owner_.at(ns3::PeekPointer(s));
   while (ns3::Ptr<ns3::Packet> p = s->Recv()) {
     FragmentTag tag;
-    if (!p->PeekPacketTag(tag)) continue;
-    auto it = udp_pending_.find(tag.id);
-    if (it == udp_pending_.end()) continue;  // reassembly timed out
-    if (++it->second.received == it->second.fragments) {
-      Message m = std::move(it->second.msg);
-      udp_pending_.erase(it);
-      ns3::Simulator::ScheduleNow([this, m = std::move(m)] { deliver_(m); });
+    if (!p->PeekPacketTag(tag) || p->GetSize() < kFragmentHeaderBytes) continue;
+    std::optional<std::vector<FragmentBytes>> done;
+    try {
+      done = reassemblers_[std::size_t(self)].add(tag.h, p->GetSize() - kFragmentHeaderBytes, {},
+                                                  ns3::Simulator::Now().GetNanoSeconds());
+    } catch (const WireError&) {
+      continue;  // malformed: the reassembler counted it
     }
+    if (!done) continue;
+    auto it = udp_pending_.find({tag.h.from, tag.h.msg});
+    if (it == udp_pending_.end() || it->second.to != self) continue;  // unknown message: nothing to deliver
+    Message m = std::move(it->second);
+    udp_pending_.erase(it);
+    ns3::Simulator::ScheduleNow([this, m = std::move(m)] { deliver_(m); });
   }
 }
 

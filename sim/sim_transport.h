@@ -4,8 +4,9 @@
 // retransmitted bytes and timeouts are reported to SimNetwork. Messages are
 // written back to back (the highest-priority queued message goes next) and the
 // receiver cuts the byte stream at the recorded message sizes. Best-effort
-// channel: UDP datagrams of at most the path's segment size; a message is delivered when all its
-// datagrams arrive and is lost otherwise. Payloads are never serialised: the
+// channel: UDP datagrams of at most the path's segment size, cut and reassembled by the core's
+// datagram discipline (core/net/fragments.h): a message is delivered when all its datagrams
+// arrive and is lost otherwise. Payloads are never serialised: the
 // network carries `wire_bytes` of zeros and the Message object travels beside.
 #pragma once
 #include <ns3/internet-module.h>
@@ -18,6 +19,7 @@
 #include <unordered_map>
 
 #include "core/message.h"
+#include "core/net/fragments.h"
 #include "sim/sim_network.h"
 
 namespace geotrain::sim {
@@ -32,10 +34,6 @@ class SimTransport {
 
  private:
   struct TcpConn;
-  struct UdpPending {
-    Message msg;
-    std::uint32_t fragments = 0, received = 0;
-  };
   TcpConn& connection(NodeId from, NodeId to);
   void pump(TcpConn& c);
   void on_connected(ns3::Ptr<ns3::Socket> s);
@@ -55,7 +53,11 @@ class SimTransport {
   std::unordered_map<ns3::Socket*, TcpConn*> by_socket_;                  // sender and accepted sockets
   std::map<std::pair<std::uint32_t, std::uint16_t>, TcpConn*> by_local_;  // sender's (ip, port)
   std::vector<ns3::Ptr<ns3::Socket>> listeners_, udp_, accepted_;
-  std::unordered_map<std::uint64_t, UdpPending> udp_pending_;
+  std::unordered_map<ns3::Socket*, NodeId> udp_owner_;
+  std::vector<Reassembler> reassemblers_;  // by receiving node
+  // Best-effort messages in flight, by (sender, message number): the packets
+  // carry only sizes and fragment headers.
+  std::map<std::pair<std::int32_t, std::uint64_t>, Message> udp_pending_;
   std::uint64_t next_udp_id_ = 1, seq_ = 0;
 };
 
