@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "core/data/dataset_registry.h"
+#include "core/dgt/dgt_node.h"
 #include "core/models/model_registry.h"
 #include "core/policies/policy_registry.h"
 #include "core/roles/global_server.h"
@@ -38,6 +39,15 @@ std::vector<int> workers_per_dc(const Topology& t) {
   for (const auto& d : t.dcs) v.push_back(d.workers);
   return v;
 }
+std::unique_ptr<Actor> make_role(Runtime& rt, const NodeSpec& n, const RoleContext& ctx) {
+  switch (n.role) {
+    case Role::kWorker: return std::make_unique<Worker>(rt, n, ctx);
+    case Role::kLocalServer: return std::make_unique<LocalServer>(rt, n, ctx);
+    case Role::kGlobalServer: return std::make_unique<GlobalServer>(rt, n, ctx);
+    case Role::kStateServer: return std::make_unique<StateServer>(rt, n, ctx);
+  }
+  throw std::logic_error("unknown role");
+}
 }  // namespace
 
 TrainingJob::TrainingJob(const Scenario& sc)
@@ -70,13 +80,11 @@ std::unique_ptr<Actor> TrainingJob::make_actor(NodeId id, Runtime& rt, RunMonito
   ctx.compression = sc_.compression;
   ctx.seed = sc_.seed;
   for (const auto& node : dep_.nodes) ctx.dc_of.push_back(node.dc);
-  switch (n.role) {
-    case Role::kWorker: return std::make_unique<Worker>(rt, n, ctx);
-    case Role::kLocalServer: return std::make_unique<LocalServer>(rt, n, ctx);
-    case Role::kGlobalServer: return std::make_unique<GlobalServer>(rt, n, ctx);
-    case Role::kStateServer: return std::make_unique<StateServer>(rt, n, ctx);
-  }
-  throw std::logic_error("unknown role");
+  if (!sc_.dgt.on()) return make_role(rt, n, ctx);
+  // DGT sits between the role and the runtime: the role never knows.
+  auto dgt = std::make_unique<DgtNode>(rt, sc_.dgt, ctx.dc_of, sc_.topology);
+  dgt->wrap(make_role(*dgt, n, ctx));
+  return dgt;
 }
 
 }  // namespace geotrain

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/codec/codec_registry.h"
+#include "core/codec/segment.h"
 #include "core/wire.h"
 
 namespace geotrain {
@@ -17,6 +18,7 @@ const char* to_string(MsgKind k) {
     case MsgKind::kRelease: return "release";
     case MsgKind::kStateReport: return "state_report";
     case MsgKind::kStateReply: return "state_reply";
+    case MsgKind::kPushPart: return "push_part";
   }
   return "?";
 }
@@ -53,7 +55,9 @@ Payload densify(const Payload& p) {
   out.loss_sum = p.loss_sum;
   out.contributors = p.contributors;
   out.blocks = p.blocks;
-  for (const auto& c : p.coded) out.blocks.push_back({c.key, Eigen::VectorXf::Zero(c.n)});
+  for (const auto& c : p.coded)  // one dense block per key, however many ranges of it come coded
+    if (out.blocks.empty() || out.blocks.back().key != c.key || !is_segment_format(c.codec))
+      out.blocks.push_back({c.key, Eigen::VectorXf::Zero(c.n)});
   std::sort(out.blocks.begin(), out.blocks.end(),
             [](const ParamBlock& a, const ParamBlock& b) { return a.key < b.key; });
   std::size_t hint = 0;

@@ -23,8 +23,9 @@ enum class MsgKind : std::uint8_t {
   kRelease,       // the slowest member's clock (steps the server has from it): policies that bound staleness
   kStateReport,   // worker -> state server, before each step: round = local steps so far, step_s, transfer_s
   kStateReply,    // state server -> worker: round = 1 "push now" (step_s: the slack), 0 "one more local step"
+  kPushPart,      // one part of a push sent in parts (core/dgt): seq names the push, part of parts
 };
-constexpr MsgKind kLastMsgKind = MsgKind::kStateReply;
+constexpr MsgKind kLastMsgKind = MsgKind::kPushPart;
 const char* to_string(MsgKind k);
 
 // The round of a kPullRequest asking a server that pulls_changes() for the
@@ -55,6 +56,10 @@ struct Message {
   NodeId from = -1;
   NodeId to = -1;
   std::int64_t round = 0;
+  // A message sent in parts (kPushPart): the sender's number for the whole,
+  // and which part this is (part < parts); all 0 for a message sent whole.
+  std::uint32_t seq = 0;
+  std::uint16_t part = 0, parts = 0;
   // Timings a few kinds carry. kStateReport: the sender's last step (compute)
   // and its estimate of the time its update takes to reach the top server.
   // kPullResponse: transfer_s = how long the sending server took to fetch

@@ -33,6 +33,8 @@ struct TimelineRow {
   // row's time cost dense and as sent: filled from the roles' stream histories
   // when the run's reports are assembled (core/role_stats.h).
   std::map<std::string, StreamBytes> streams;
+  // DGT's K at this row's time, the mean over the senders that had pushed (0: none yet, or DGT off).
+  double dgt_k = 0;
 };
 
 class RunMonitor {

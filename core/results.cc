@@ -59,6 +59,7 @@ nlohmann::json summary_json(const RunResult& r) {
   j["wan_syncs"] = r.wan_syncs;
   j["state_server"] = r.state_server;
   j["compression"] = r.compression;
+  j["dgt"] = r.dgt;
   j["faults"] = json::array();
   for (const auto& f : r.faults) j["faults"].push_back({{"time_s", f.time_s}, {"node", f.node}, {"event", f.event}});
   j["network"] = r.network;
@@ -99,8 +100,10 @@ void write_run_outputs(const std::string& dir, const RunResult& r) {
   if (r.compression.is_object())
     for (const auto& [name, s] : r.compression.items()) streams.push_back(name);
   std::ostringstream csv;
+  const bool dgt = !r.dgt.is_null();
   csv << "time_s,round,test_accuracy,loss,wan_bytes,lan_bytes";
   for (const auto& name : streams) csv << ',' << name << "_dense_bytes," << name << "_sent_bytes";
+  if (dgt) csv << ",dgt_k";
   csv << '\n' << std::setprecision(10);
   for (const auto& t : r.timeline) {
     csv << t.time_s << ',' << t.round << ',' << t.test_accuracy << ',' << t.loss << ',' << t.net.wan_bytes << ','
@@ -110,6 +113,7 @@ void write_run_outputs(const std::string& dir, const RunResult& r) {
       const StreamBytes b = it == t.streams.end() ? StreamBytes{} : it->second;
       csv << ',' << b.dense_bytes << ',' << b.sent_bytes;
     }
+    if (dgt) csv << ',' << t.dgt_k;
     csv << '\n';
   }
   write_file_atomically(dir + "/timeline.csv", csv.str());

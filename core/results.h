@@ -58,6 +58,9 @@ struct RunResult {
   nlohmann::json state_server;  // {reports, push_now}, null when the policy has none
   // Per stream ("wan_push", ...): {codec, payloads, dense_bytes, sent_bytes, ratio}.
   nlohmann::json compression = nlohmann::json::object();
+  // DGT (null when off): blocks per channel (0: reliable) sent, delivered on
+  // time, late (added into the next push) and lost; pushes; K's mean.
+  nlohmann::json dgt;
   nlohmann::json network;   // runtime-specific settings that change results (segment size, ...)
   nlohmann::json scenario;  // resolved scenario
   std::vector<TimelineRow> timeline;

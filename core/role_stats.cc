@@ -19,6 +19,65 @@ void add_history(const std::string& name, const nlohmann::json& history, std::ve
     t.sent_bytes += h[3].get<std::uint64_t>();
   }
 }
+// The summary's dgt and each row's K, from the senders' and receivers' "dgt" reports.
+void assemble_dgt(const std::vector<RoleReport>& reports, bool best_effort, RunResult* r) {
+  std::vector<std::uint64_t> sent, on_time, late;
+  std::uint64_t pushes = 0, assembled = 0, zero = 0, unsent = 0, rejected = 0;
+  std::vector<double> k_sum(r->timeline.size(), 0.0);
+  std::vector<int> k_n(r->timeline.size(), 0);
+  double k_total = 0;
+  std::size_t k_count = 0;
+  const auto add = [](std::vector<std::uint64_t>& into, const nlohmann::json& v) {
+    if (into.size() < v.size()) into.resize(v.size(), 0);
+    for (std::size_t i = 0; i < v.size(); ++i) into[i] += v[i].get<std::uint64_t>();
+  };
+  bool any = false;
+  for (const RoleReport& rr : reports) {
+    if (rr.report.is_null() || !rr.report.contains("dgt")) continue;
+    any = true;
+    const nlohmann::json& d = rr.report["dgt"];
+    add(sent, d["sent"]);
+    add(on_time, d["on_time"]);
+    add(late, d["late"]);
+    pushes += d["pushes_sent"].get<std::uint64_t>();
+    assembled += d["pushes_assembled"].get<std::uint64_t>();
+    zero += d["zero_blocks"].get<std::uint64_t>();
+    unsent += d["unsent"].get<std::uint64_t>();
+    rejected += d["rejected"].get<std::uint64_t>();
+    const nlohmann::json& h = d["k_history"];
+    std::size_t i = 0;
+    for (std::size_t row = 0; row < r->timeline.size(); ++row) {
+      while (i < h.size() && h[i][0].get<double>() <= r->timeline[row].time_s) ++i;
+      if (i == 0) continue;
+      k_sum[row] += h[i - 1][1].get<double>();
+      ++k_n[row];
+    }
+    for (const auto& x : h) {
+      k_total += x[1].get<double>();
+      ++k_count;
+    }
+  }
+  if (!any) return;
+  for (std::size_t row = 0; row < r->timeline.size(); ++row)
+    r->timeline[row].dgt_k = k_n[row] > 0 ? k_sum[row] / k_n[row] : 0;
+  nlohmann::json channels = nlohmann::json::array();
+  for (std::size_t c = 0; c < sent.size(); ++c) {
+    const std::uint64_t s = sent[c], o = c < on_time.size() ? on_time[c] : 0, l = c < late.size() ? late[c] : 0;
+    channels.push_back({{"channel", c},
+                        {"reliable", c == 0 || !best_effort},
+                        {"sent", s},
+                        {"delivered", o},
+                        {"late", l},
+                        {"lost", s > o + l ? s - o - l : 0}});
+  }
+  r->dgt = {{"channels", channels},
+            {"pushes_sent", pushes},
+            {"pushes_assembled", assembled},
+            {"zero_blocks", zero},
+            {"unsent", unsent},
+            {"rejected", rejected},
+            {"k_mean", k_count > 0 ? k_total / double(k_count) : 0.0}};
+}
 }  // namespace
 
 void assemble_role_reports(const Scenario& sc, const Deployment& dep, const std::vector<RoleReport>& reports,
@@ -75,6 +134,7 @@ void assemble_role_reports(const Scenario& sc, const Deployment& dep, const std:
       d.blocked_fraction /= d.workers;
     }
   r->dcs = std::move(dcs);
+  assemble_dgt(reports, sc.dgt.mode == 1, r);
   for (auto& [name, t] : r->compression.items()) {
     (void)name;
     t["ratio"] = double(t["dense_bytes"].get<std::uint64_t>()) / double(std::max<std::uint64_t>(1, t["sent_bytes"]));

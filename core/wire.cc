@@ -6,6 +6,7 @@
 #include "core/block_pool.h"
 #include "core/bytes.h"
 #include "core/codec/codec_registry.h"
+#include "core/codec/segment.h"
 
 namespace geotrain {
 namespace {
@@ -100,6 +101,9 @@ ByteSpans encode_message_spans(const Message& m) {
   w.put<std::int32_t>(m.from);
   w.put<std::int32_t>(m.to);
   w.put<std::int64_t>(m.round);
+  w.put<std::uint32_t>(m.seq);
+  w.put<std::uint16_t>(m.part);
+  w.put<std::uint16_t>(m.parts);
   w.put<double>(m.step_s);
   w.put<double>(m.transfer_s);
   w.put<std::uint8_t>(m.payload ? 1 : 0);
@@ -188,6 +192,10 @@ void MessageAssembler::field_complete() {
       msg_.from = r.get<std::int32_t>();
       msg_.to = r.get<std::int32_t>();
       msg_.round = r.get<std::int64_t>();
+      msg_.seq = r.get<std::uint32_t>();
+      msg_.part = r.get<std::uint16_t>();
+      msg_.parts = r.get<std::uint16_t>();
+      if (msg_.parts == 0 ? msg_.part != 0 : msg_.part >= msg_.parts) throw WireError("bad part index");
       msg_.step_s = r.get<double>();
       msg_.transfer_s = r.get<double>();
       if (!std::isfinite(msg_.step_s) || !std::isfinite(msg_.transfer_s)) throw WireError("non-finite timing");
@@ -239,12 +247,16 @@ void MessageAssembler::field_complete() {
     case State::kCodedHeader: {
       CodedBlock c;
       c.key = r.get<std::uint32_t>();
-      if (std::int64_t(c.key) <= last_key_) throw WireError("coded block keys out of order");
+      c.n = r.get<std::uint32_t>();
+      c.codec = r.get<std::uint8_t>();
+      // Keys ascend; only ranges of one tensor (a push in parts) may share one.
+      const bool same_tensor = std::int64_t(c.key) == last_key_ && !payload_->coded.empty() &&
+                               is_segment_format(c.codec) && is_segment_format(payload_->coded.back().codec) &&
+                               payload_->coded.back().n == c.n;
+      if (std::int64_t(c.key) <= last_key_ && !same_tensor) throw WireError("coded block keys out of order");
       last_key_ = c.key;
       for (const auto& b : payload_->blocks)
         if (b.key == c.key) throw WireError("a key is both dense and coded");
-      c.n = r.get<std::uint32_t>();
-      c.codec = r.get<std::uint8_t>();
       const auto len = r.get<std::uint32_t>();
       if (len > left) throw WireError("coded block length exceeds message");
       c.bytes.resize(len);

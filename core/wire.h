@@ -30,8 +30,8 @@ struct ByteSpans {
   static ByteSpans of(std::vector<std::uint8_t> bytes);  // one owned buffer
 };
 
-// Bytes of the fixed part every message has (kind, channel, ids, round, timings).
-constexpr std::uint64_t kMessageHeaderBytes = 1 + 1 + 4 + 4 + 4 + 8 + 8 + 8 + 1;
+// Bytes of the fixed part every message has (kind, channel, priority, ids, round, parts, timings, payload flag).
+constexpr std::uint64_t kMessageHeaderBytes = 1 + 1 + 4 + 4 + 4 + 8 + 4 + 2 + 2 + 8 + 8 + 1;
 constexpr std::uint64_t kPayloadHeaderBytes = 8 + 4 + 1 + 4 + 4;  // loss, contributors, flags, block counts
 constexpr std::uint64_t kBlockHeaderBytes = 4 + 4;                // a dense block: key, length
 constexpr std::uint64_t kCodedHeaderBytes = 4 + 4 + 1 + 4;        // a coded block: key, length, codec, byte count

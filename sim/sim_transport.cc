@@ -13,6 +13,7 @@ namespace {
 constexpr std::uint16_t kTcpPort = 9000;
 constexpr std::uint16_t kUdpPort = 9001;
 constexpr std::uint32_t kUdpHeaders = 28;  // IP + UDP
+constexpr std::uint32_t kTcpHeaders = 52;  // IP + TCP + timestamps: a datagram fills the MTU a segment fills
 
 // Carries a UDP datagram's fragment header (core/net/fragments.h); the packet's
 // size is the header's and its chunk's.
@@ -211,7 +212,7 @@ void SimTransport::on_tcp_recv(ns3::Ptr<ns3::Socket> s) {
 
 void SimTransport::send_udp(Message msg) {
   using namespace ns3;
-  const std::uint32_t max_payload = net_.path(msg.from, msg.to).segment_bytes + kSegmentHeaderBytes - kUdpHeaders;
+  const std::uint32_t max_payload = net_.path(msg.from, msg.to).segment_bytes + kTcpHeaders - kUdpHeaders;
   const std::size_t chunk = max_payload - kFragmentHeaderBytes;
   FragmentHeader h{msg.from, next_udp_id_++, 0, fragment_count(msg.wire_bytes, chunk)};
   const NodeId to = msg.to;

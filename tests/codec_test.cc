@@ -12,6 +12,7 @@
 #include "core/bytes.h"
 #include "core/codec/codec_registry.h"
 #include "core/codec/fp16.h"
+#include "core/codec/segment.h"
 #include "core/codec/sparse.h"
 #include "core/config/json_text.h"
 #include "core/wire.h"
@@ -348,6 +349,54 @@ TEST(CodecRegistry, AScenarioChoosesACodecPerStreamAndBadChoicesSayWhere) {
       EXPECT_NE(std::string(e.what()).find("compression"), std::string::npos) << e.what();
     }
   }
+}
+
+}  // namespace
+}  // namespace geotrain
+
+namespace geotrain {
+namespace {
+
+// DGT's blocks (core/codec/segment.h): ranges of one tensor share its key on
+// the wire, add into their range only, and are refused when they lie.
+TEST(Codec, SegmentsOfOneTensorRoundTripAndAddIntoTheirRangeOnly) {
+  const Eigen::VectorXf x = random_vector(3000, 9);
+  auto p = std::make_shared<Payload>();
+  p->coded.push_back(encode_segment(4, 3000, 0, x.data(), 1024));
+  p->coded.push_back(encode_segment(4, 3000, 2048, x.data() + 2048, 952));  // the middle range is missing
+  Eigen::VectorXf residual = Eigen::VectorXf::Zero(1000);
+  p->coded.push_back(encode_segment4(6, 1000, 0, x.data(), 1000, residual.data()));
+  const Message m = make_message(MsgKind::kPushPart, 3, 0, 5, p);
+  const auto bytes = encode_message(m);
+  EXPECT_EQ(bytes.size(), m.wire_bytes);
+  const Message d = decode_message(bytes.data(), bytes.size());
+  const Payload dense = densify(*d.payload);
+  ASSERT_EQ(dense.blocks.size(), 2u);
+  const Eigen::VectorXf& got = dense.blocks[0].values;
+  EXPECT_EQ(got.head(1024), x.head(1024));
+  EXPECT_TRUE(got.segment(1024, 1024).isZero(0));
+  EXPECT_EQ(got.tail(952), x.tail(952));
+  // 4 bits over the range: within half a bin, and the residual holds exactly what was lost.
+  const float bin = (x.head(1000).maxCoeff() - x.head(1000).minCoeff()) / 16;
+  EXPECT_LE((dense.blocks[1].values - x.head(1000)).cwiseAbs().maxCoeff(), bin / 2 * 1.001f);
+  EXPECT_LT((dense.blocks[1].values + residual - x.head(1000)).cwiseAbs().maxCoeff(), 1e-5f);
+  // Ranges that lie, and keys out of order on the wire, are refused.
+  expect_rejected_block(
+      p->coded[1], [](CodedBlock& c) { store_raw<std::uint32_t>(c.bytes.data(), 2049); }, "range past the tensor");
+  expect_rejected_block(
+      p->coded[1], [](CodedBlock& c) { store_raw<std::uint32_t>(c.bytes.data() + 4, 0); }, "empty range");
+  expect_rejected_block(
+      p->coded[0], [](CodedBlock& c) { c.bytes.pop_back(); }, "short segment");
+  expect_rejected_block(
+      p->coded[2], [](CodedBlock& c) { store_raw<float>(c.bytes.data() + 8, INFINITY); }, "segment4 min");
+  auto swapped = std::make_shared<Payload>(*p);
+  std::swap(swapped->coded[0], swapped->coded[2]);
+  const auto bad = encode_message(make_message(MsgKind::kPushPart, 3, 0, 5, swapped));
+  EXPECT_THROW(decode_message(bad.data(), bad.size()), WireError);
+  auto mixed = std::make_shared<Payload>(*p);
+  mixed->coded[1] = make("fp16")->encode(4, x).value();  // a key repeated by a whole-tensor format
+  const auto bad2 = encode_message(make_message(MsgKind::kPushPart, 3, 0, 5, mixed));
+  EXPECT_THROW(decode_message(bad2.data(), bad2.size()), WireError);
 }
 
 }  // namespace

@@ -60,7 +60,9 @@ TEST(Wire, EveryTruncationAndRandomCorruptionIsRejectedWithoutCrashing) {
   int rejected = 0;
   for (int i = 0; i < 2000; ++i) {
     auto bad = good;
-    for (int k = 0; k < 4; ++k) bad[rng() % 64] = std::uint8_t(rng());  // header, payload header, first block header
+    constexpr std::uint64_t kHeaders = kMessageHeaderBytes + kPayloadHeaderBytes + kBlockHeaderBytes;
+    for (int k = 0; k < 4; ++k)
+      bad[rng() % kHeaders] = std::uint8_t(rng());  // header, payload header, first block header
     try {
       decode_message(bad.data(), bad.size());
     } catch (const WireError&) {

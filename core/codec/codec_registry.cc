@@ -7,6 +7,7 @@
 #include "core/codec/mpq.h"
 #include "core/codec/powersgd.h"
 #include "core/codec/qsgd.h"
+#include "core/codec/segment.h"
 #include "core/codec/random_k.h"
 #include "core/codec/signsgd_ef.h"
 #include "core/codec/sparse.h"
@@ -100,6 +101,8 @@ const std::vector<FormatInfo>& format_registry() {
       {kTernGradCodecId, "terngrad", validate_terngrad, add_terngrad},
       {kSignCodecId, "signsgd", validate_sign, add_sign},
       {kPowerSgdCodecId, "powersgd", validate_powersgd, add_powersgd},
+      {kSegmentCodecId, "segment", validate_segment, add_segment},
+      {kSegment4CodecId, "segment4", validate_segment4, add_segment4},
   };
   return r;
 }

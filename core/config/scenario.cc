@@ -124,6 +124,21 @@ void read_compression(JsonReader r, CompressionSpec& c) {
   r.finish();
 }
 
+void read_dgt(JsonReader r, DgtSpec& d) {
+  d.mode = int(r.integer("mode", 0, 0, 3));
+  d.k = r.number("k", 0.5, 0, 1);
+  d.k_min = r.number("k_min", 0.2, 0, 1);
+  if (d.k_min > d.k) r.fail("k_min", "must not exceed k");
+  d.adaptive = r.boolean("adaptive", true);
+  d.channels = int(r.integer("channels", 3, 1, 7));
+  d.alpha = r.number("alpha", 0.3, 0, 1);
+  d.block_bytes = int(r.integer("block_bytes", 4096, 8, 1 << 20));
+  if (d.block_bytes % 4 != 0) r.fail("block_bytes", "must be a multiple of 4 (whole fp32 entries)");
+  d.deadline_ms = r.number("deadline_ms", 50, 0, 1e6);
+  d.rate_fraction = r.number("rate_fraction", 0.9, 0.01, 1);
+  r.finish();
+}
+
 }  // namespace
 
 Scenario read_scenario(nlohmann::json j, const std::string& path, const std::vector<std::string>& sets) {
@@ -183,6 +198,7 @@ Scenario read_scenario(nlohmann::json j, const std::string& path, const std::vec
   read_network(r.object_or_empty("network"), sc.network);
   read_compute(r.object_or_empty("compute"), sc.compute, sc.topology.total_workers());
   read_compression(r.object_or_empty("compression"), sc.compression);
+  read_dgt(r.object_or_empty("dgt"), sc.dgt);
   r.finish();
   return sc;
 }
