@@ -222,13 +222,18 @@ void SimTransport::send_udp(Message msg) {
   for (; h.index < h.count; ++h.index) {
     const std::uint64_t n = std::min<std::uint64_t>(left, chunk);
     left -= n;
-    Ptr<Packet> p = Create<Packet>(std::uint32_t(n + kFragmentHeaderBytes));
-    FragmentTag tag;
-    tag.h = h;
-    p->AddPacketTag(tag);
-    udp_[std::size_t(h.from)]->SendTo(p, 0, InetSocketAddress(net_.address(to), kUdpPort));
+    send_fragment(h.from, to, h, std::uint32_t(n));
   }
   Simulator::Schedule(NanoSeconds(kFragmentLifetimeNs), [this, key] { udp_pending_.erase(key); });
+}
+
+void SimTransport::send_fragment(NodeId from, NodeId to, const FragmentHeader& h, std::uint32_t chunk_bytes) {
+  using namespace ns3;
+  Ptr<Packet> p = Create<Packet>(chunk_bytes + std::uint32_t(kFragmentHeaderBytes));
+  FragmentTag tag;
+  tag.h = h;
+  p->AddPacketTag(tag);
+  udp_[std::size_t(from)]->SendTo(p, 0, InetSocketAddress(net_.address(to), kUdpPort));
 }
 
 void SimTransport::on_udp_recv(ns3::Ptr<ns3::Socket> s) {

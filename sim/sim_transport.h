@@ -31,6 +31,13 @@ class SimTransport {
   SimTransport(SimNetwork& net, Deliver deliver);
   ~SimTransport();
   void send(Message msg);
+  // One best-effort datagram: fragment `h` of a message, `chunk_bytes` of it
+  // (send() cuts messages into these; tests forge them).
+  void send_fragment(NodeId from, NodeId to, const FragmentHeader& h, std::uint32_t chunk_bytes);
+  // What a node's datagram reassembly counted: delivered, expired, rejected, duplicates.
+  const Reassembler::Counters& datagram_counters(NodeId id) const {
+    return reassemblers_.at(std::size_t(id)).counters();
+  }
 
  private:
   struct TcpConn;

@@ -109,3 +109,41 @@ TEST(SimTransport, BandwidthTraceSlowsLaterTransfers) {
 
 }  // namespace
 }  // namespace geotrain
+
+namespace geotrain {
+namespace {
+
+// Forged datagrams (a fragment index past its count, no fragments at all, a
+// message nobody sent) are refused or dropped, counted, and spoil nothing: a
+// real best-effort message still arrives whole.
+TEST(SimTransport, ForgedDatagramsAreDroppedAndCounted) {
+  const Scenario sc = testing::small_scenario("hips");
+  std::vector<Message> got;
+  Reassembler::Counters counters;
+  {
+    const Deployment dep = plan_deployment(sc);
+    sim::SimNetwork net(sc, dep);
+    sim::SimTransport transport(net, [&got](const Message& m) { got.push_back(m); });
+    ns3::Simulator::Schedule(ns3::Seconds(0), [&transport] {
+      transport.send_fragment(1, 0, {1, 77, 3, 3}, 100);    // index past the count
+      transport.send_fragment(1, 0, {1, 77, 0, 0}, 100);    // no fragments
+      transport.send_fragment(1, 0, {1, 5000, 0, 1}, 100);  // complete, but no such message was sent
+    });
+    ns3::Simulator::Schedule(ns3::Seconds(1), [&transport] {
+      Message m = make_message(MsgKind::kPush, 1, 0, 3);
+      m.wire_bytes = 5000;
+      m.channel = Channel::kBestEffort;
+      transport.send(m);
+    });
+    ns3::Simulator::Stop(ns3::Seconds(10));
+    ns3::Simulator::Run();
+    counters = transport.datagram_counters(0);
+  }
+  ns3::Simulator::Destroy();
+  EXPECT_EQ(counters.rejected, 2u);
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].round, 3);
+}
+
+}  // namespace
+}  // namespace geotrain
