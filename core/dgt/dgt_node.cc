@@ -111,8 +111,14 @@ void DgtNode::send_in_parts(Message msg) {
   std::sort(first->coded.begin(), first->coded.end(),
             [](const CodedBlock& a, const CodedBlock& b) { return a.key < b.key; });
   sent_[0] += important + marker->coded.size() - p.coded.size();
-  rt_.send(part_message(1, std::move(first), Channel::kReliable, 0));
-  rt_.send(part_message(0, std::move(marker), Channel::kReliable, 0));
+  Message important_part = part_message(1, std::move(first), Channel::kReliable, 0);
+  Message marker_part = part_message(0, std::move(marker), Channel::kReliable, 0);
+  // Strict priority: best-effort blocks start once the reliable ones have had the path's time to leave.
+  if (spec_.mode == 1)
+    hold_until_ =
+        rt_.now() + TimeNs(double(important_part.wire_bytes + marker_part.wire_bytes) * 8.0 / rate_bps(msg.to) * 1e9);
+  rt_.send(std::move(important_part));
+  rt_.send(std::move(marker_part));
   // The rest, one block a part, spread by rank over the C channels.
   if (spec_.mode == 1) {  // what the last push has not sent yet would arrive late: drop it
     unsent_ += pacing_.size() - paced_;
@@ -143,22 +149,31 @@ void DgtNode::send_in_parts(Message msg) {
   if (spec_.mode == 1) pace();
 }
 
-void DgtNode::pace() {
-  if (pacer_armed_ || paced_ >= pacing_.size()) return;
-  Message m = std::move(pacing_[paced_++]);
-  ++sent_[std::size_t(-m.priority)];
-  double& rate_bps = rate_bps_[m.to];
-  if (rate_bps == 0) {
-    const LinkSpec path = wan_path(topology_, dc_of_.at(std::size_t(m.from)), dc_of_.at(std::size_t(m.to)));
-    rate_bps = std::max(1e3, spec_.rate_fraction * path.bandwidth_mbps * 1e6);
+double DgtNode::rate_bps(NodeId to) {
+  double& r = rate_bps_[to];
+  if (r == 0) {
+    const LinkSpec path = wan_path(topology_, dc_of_.at(std::size_t(rt_.self())), dc_of_.at(std::size_t(to)));
+    r = std::max(1e3, spec_.rate_fraction * path.bandwidth_mbps * 1e6);
   }
-  const TimeNs gap = TimeNs(double(m.wire_bytes) * 8.0 / rate_bps * 1e9);
-  rt_.send(std::move(m));
+  return r;
+}
+
+void DgtNode::arm_pacer(TimeNs delay) {
   pacer_armed_ = true;
-  rt_.schedule(std::max<TimeNs>(1, gap), [this] {
+  rt_.schedule(std::max<TimeNs>(1, delay), [this] {
     pacer_armed_ = false;
     pace();
   });
+}
+
+void DgtNode::pace() {
+  if (pacer_armed_ || paced_ >= pacing_.size()) return;
+  if (rt_.now() < hold_until_) return arm_pacer(hold_until_ - rt_.now());  // important blocks still leaving
+  Message m = std::move(pacing_[paced_++]);
+  ++sent_[std::size_t(-m.priority)];
+  const TimeNs gap = TimeNs(double(m.wire_bytes) * 8.0 / rate_bps(m.to) * 1e9);
+  rt_.send(std::move(m));
+  arm_pacer(gap);
 }
 
 void DgtNode::on_message(const Message& msg) {
@@ -196,7 +211,8 @@ void DgtNode::receive_part(const Message& msg) {
   if (p.received == p.expected) {
     if (p.timer) rt_.cancel(p.deadline);
     assemble(msg.from, msg.seq);
-  } else if (msg.part == 0) {
+  } else {  // the deadline runs from the marker or the latest part after it, whichever came last
+    if (p.timer) rt_.cancel(p.deadline);
     const NodeId from = msg.from;
     const std::uint32_t seq = msg.seq;
     p.timer = true;

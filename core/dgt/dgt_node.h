@@ -10,12 +10,15 @@
 // coded blocks, losses and contributors). Of the rest, the top round(K n) by
 // contribution go reliably in part 1; the others one block per part over C
 // channels of descending priority: mode 1 over the best-effort channel, paced
-// at rate_fraction of the path's WAN bandwidth; modes 2 and 3 on the reliable
+// at rate_fraction of the path's WAN bandwidth and started once the reliable
+// parts could have left at that rate (strict priority); modes 2 and 3 on the reliable
 // channel at lower priority (3 quantises them to 4 bits, with residual).
 // Adaptive K: K_t = max(K0 loss_t / loss_0, K_min), at most 1.
 //
 // Receiver: the marker (after part 1 on the same reliable stream) starts a
-// deadline; at it, or once every part is in, the push is assembled into
+// deadline, which every later part of the push moves on (deadline_ms of
+// silence: the best-effort stream has ended, what is missing was lost or is
+// late); at it, or once every part is in, the push is assembled into
 // zero-filled tensors and handed to the role. A part arriving after its push
 // was assembled is late: it is added into the sender's next push.
 #pragma once
@@ -74,6 +77,8 @@ class DgtNode : public Runtime, public Actor {
   void send_in_parts(Message msg);
   double next_k(const Payload& p);
   void pace();
+  void arm_pacer(TimeNs delay);
+  double rate_bps(NodeId to);  // mode 1 pacing: rate_fraction of the WAN path's bandwidth
   void receive_part(const Message& msg);
   void assemble(NodeId from, std::uint32_t seq);
   bool across_wan(NodeId a, NodeId b) const;
@@ -96,6 +101,7 @@ class DgtNode : public Runtime, public Actor {
   std::size_t paced_ = 0;                             // the next one to send
   bool pacer_armed_ = false;
   std::map<NodeId, double> rate_bps_;  // mode 1 pacing, per destination
+  TimeNs hold_until_ = 0;              // best-effort blocks wait until the reliable ones could have left
   // Receiver state.
   std::map<NodeId, FromSender> from_;
   std::vector<std::uint64_t> on_time_, late_;
