@@ -32,6 +32,7 @@ nlohmann::json summary_json(const RunResult& r) {
   j["wall_time_s"] = r.wall_time_s;
   j["rounds"] = r.rounds;
   j["time_per_round_s"] = r.rounds > 0 ? r.sim_time_s / double(r.rounds) : 0.0;
+  j["comm_time_per_round_s"] = r.comm_time_per_round_s;
   j["worker_steps"] = r.worker_steps;
   j["bytes"] = {{"wan", r.bytes.wan_bytes}, {"lan", r.bytes.lan_bytes}};
   j["wan_bytes_per_round"] = r.rounds > 0 ? double(r.bytes.wan_bytes) / double(r.rounds) : 0.0;

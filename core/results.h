@@ -61,6 +61,9 @@ struct RunResult {
   // DGT (null when off): blocks per channel (0: reliable) sent, delivered on
   // time, late (added into the next push) and lost; pushes; K's mean.
   nlohmann::json dgt;
+  // Mean time from a round's first push leaving a worker to the last worker
+  // holding the next model (rounds counted per worker: its k-th push).
+  double comm_time_per_round_s = 0;
   nlohmann::json network;   // runtime-specific settings that change results (segment size, ...)
   nlohmann::json scenario;  // resolved scenario
   std::vector<TimelineRow> timeline;

@@ -19,6 +19,27 @@ void add_history(const std::string& name, const nlohmann::json& history, std::ve
     t.sent_bytes += h[3].get<std::uint64_t>();
   }
 }
+// Mean over rounds of the time from a round's first push leaving a worker to
+// the last worker holding the model that followed (the k-th push of every
+// worker and the first model each got after it are round k's).
+double comm_time_per_round(const Deployment& dep, const std::vector<RoleReport>& reports) {
+  std::vector<double> first, last;
+  for (const auto& n : dep.nodes) {
+    const nlohmann::json& j = reports.at(std::size_t(n.id)).report;
+    if (n.role != Role::kWorker || j.is_null() || !j.contains("model_s")) continue;
+    const nlohmann::json &push = j["push_s"], &model = j["model_s"];
+    const std::size_t k = std::min(push.size(), model.size());
+    if (first.size() < k) first.resize(k, 1e300), last.resize(k, -1e300);
+    for (std::size_t i = 0; i < k; ++i) {
+      first[i] = std::min(first[i], push[i].get<double>());
+      last[i] = std::max(last[i], model[i].get<double>());
+    }
+  }
+  double sum = 0;
+  for (std::size_t i = 0; i < first.size(); ++i) sum += last[i] - first[i];
+  return first.empty() ? 0 : sum / double(first.size());
+}
+
 // The summary's dgt and each row's K, from the senders' and receivers' "dgt" reports.
 void assemble_dgt(const std::vector<RoleReport>& reports, bool best_effort, RunResult* r) {
   std::vector<std::uint64_t> sent, on_time, late;
@@ -135,6 +156,7 @@ void assemble_role_reports(const Scenario& sc, const Deployment& dep, const std:
     }
   r->dcs = std::move(dcs);
   assemble_dgt(reports, sc.dgt.mode == 1, r);
+  r->comm_time_per_round_s = comm_time_per_round(dep, reports);
   for (auto& [name, t] : r->compression.items()) {
     (void)name;
     t["ratio"] = double(t["dense_bytes"].get<std::uint64_t>()) / double(std::max<std::uint64_t>(1, t["sent_bytes"]));

@@ -14,6 +14,17 @@ namespace {
 using testing::FakeWorld;
 using namespace dgt_test;
 
+// A spec of `mode` with a fixed K (adaptive K off unless k_min is given).
+DgtSpec fixed(int mode, double k, double deadline_ms = 50) {
+  DgtSpec spec;
+  spec.mode = mode;
+  spec.k = k;
+  spec.k_min = std::min(k, spec.k_min);
+  spec.adaptive = false;
+  spec.deadline_ms = deadline_ms;
+  return spec;
+}
+
 struct Pair {
   FakeWorld world;
   Topology topo = two_dcs(100);
@@ -36,11 +47,7 @@ struct Pair {
 };
 
 TEST(Dgt, WithKOneAndNoLossThePushArrivesBitForBit) {
-  DgtSpec spec;
-  spec.mode = 1;
-  spec.k = 1;
-  spec.k_min = 1;
-  Pair w(spec);
+  Pair w(fixed(1, 1));
   const auto sent = update(0.5f);
   w.pusher->push(sent, 7);
   w.world.run();
@@ -57,11 +64,7 @@ TEST(Dgt, WithKOneAndNoLossThePushArrivesBitForBit) {
 }
 
 TEST(Dgt, LostBlocksArriveAsZerosAndNothingElseChanges) {
-  DgtSpec spec;
-  spec.mode = 1;
-  spec.k = 0.3;
-  spec.adaptive = false;
-  Pair w(spec);
+  Pair w(fixed(1, 0.3));
   w.world.set_default_link({0.01, 100, 0.4, false});  // best-effort parts: 40% lost
   const auto sent = update(1.0f);
   w.pusher->push(sent, 1);
@@ -85,12 +88,7 @@ TEST(Dgt, LostBlocksArriveAsZerosAndNothingElseChanges) {
 }
 
 TEST(Dgt, LateBlocksAreAddedIntoTheSendersNextPush) {
-  DgtSpec spec;
-  spec.mode = 1;
-  spec.k = 0.5;
-  spec.adaptive = false;
-  spec.deadline_ms = 0;  // assemble as soon as the marker is in: every best-effort part is late
-  Pair w(spec);
+  Pair w(fixed(1, 0.5, 0));  // assemble as soon as the marker is in: every best-effort part is late
   const auto first = update(1.0f), second = update(-3.0f);
   w.pusher->push(first, 1);
   w.world.run();
@@ -119,10 +117,9 @@ TEST(Dgt, LateBlocksAreAddedIntoTheSendersNextPush) {
 }
 
 TEST(Dgt, AdaptiveKFallsWithTheTrainingLossDownToKMin) {
-  DgtSpec spec;
-  spec.mode = 2;
-  spec.k = 0.8;
+  DgtSpec spec = fixed(2, 0.8);
   spec.k_min = 0.25;
+  spec.adaptive = true;
   Pair w(spec);
   for (int i = 0; i < 5; ++i) {
     w.pusher->push(update(1.0f, 2.0 / (1 << i)), i);  // loss 2, 1, 0.5, 0.25, 0.125
@@ -138,12 +135,7 @@ TEST(Dgt, AdaptiveKFallsWithTheTrainingLossDownToKMin) {
 }
 
 TEST(Dgt, Mode3QuantisesOnlyTheUnimportantBlocks) {
-  DgtSpec spec;
-  spec.mode = 3;
-  spec.k = 0.5;
-  spec.adaptive = false;
-  spec.deadline_ms = 1000;
-  Pair w(spec);
+  Pair w(fixed(3, 0.5, 1000));
   const auto sent = update(1.0f);
   w.pusher->push(sent, 1);
   w.world.run();
@@ -166,11 +158,7 @@ TEST(Dgt, Mode3QuantisesOnlyTheUnimportantBlocks) {
 }
 
 TEST(Dgt, MalformedPartsAreDroppedAndCountedWithoutTouchingTheSum) {
-  DgtSpec spec;
-  spec.mode = 1;
-  spec.k = 1;
-  spec.k_min = 1;
-  Pair w(spec);
+  Pair w(fixed(1, 1));
   // A part with no total, a part past its total, and a block of a tensor the push does not have.
   Message bad = make_message(MsgKind::kPushPart, 0, 1, 1, std::make_shared<Payload>());
   bad.parts = 0;

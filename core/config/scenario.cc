@@ -125,17 +125,18 @@ void read_compression(JsonReader r, CompressionSpec& c) {
 }
 
 void read_dgt(JsonReader r, DgtSpec& d) {
-  d.mode = int(r.integer("mode", 0, 0, 3));
-  d.k = r.number("k", 0.5, 0, 1);
-  d.k_min = r.number("k_min", 0.2, 0, 1);
+  const DgtSpec def;  // the defaults live in the struct, once
+  d.mode = int(r.integer("mode", def.mode, 0, 3));
+  d.k = r.number("k", def.k, 0, 1);
+  d.k_min = r.number("k_min", std::min(def.k_min, d.k), 0, 1);
   if (d.k_min > d.k) r.fail("k_min", "must not exceed k");
-  d.adaptive = r.boolean("adaptive", true);
-  d.channels = int(r.integer("channels", 3, 1, 7));
-  d.alpha = r.number("alpha", 0.3, 0, 1);
-  d.block_bytes = int(r.integer("block_bytes", 4096, 8, 1 << 20));
+  d.adaptive = r.boolean("adaptive", def.adaptive);
+  d.channels = int(r.integer("channels", def.channels, 1, 7));
+  d.alpha = r.number("alpha", def.alpha, 0, 1);
+  d.block_bytes = int(r.integer("block_bytes", def.block_bytes, 8, 1 << 20));
   if (d.block_bytes % 4 != 0) r.fail("block_bytes", "must be a multiple of 4 (whole fp32 entries)");
-  d.deadline_ms = r.number("deadline_ms", 50, 0, 1e6);
-  d.rate_fraction = r.number("rate_fraction", 0.9, 0.01, 1);
+  d.deadline_ms = r.number("deadline_ms", def.deadline_ms, 0, 1e6);
+  d.rate_fraction = r.number("rate_fraction", def.rate_fraction, 0.01, 1);
   r.finish();
 }
 

@@ -36,7 +36,9 @@ nlohmann::json Worker::report(TimeNs now) const {
                       {"blocked_s", to_seconds(s.blocked_ns)},
                       {"steps", s.steps},
                       {"pushes", s.pushes},
-                      {"round", round_}};
+                      {"round", round_},
+                      {"push_s", push_s_},
+                      {"model_s", model_s_}};
   report_stream(j, stream_name(ctx_.tier(spec_.id, spec_.parent), true), push_codec_);
   return j;
 }
@@ -170,6 +172,7 @@ void Worker::send_backlog() {
 
 std::shared_ptr<const Payload> Worker::send_push(std::shared_ptr<const Payload> update) {
   ++stats_.pushes;
+  if (model_s_.size() == push_s_.size()) push_s_.push_back(to_seconds(rt_.now()));  // the first push of a round
   if (ctx_.tracer) ctx_.tracer->record(rt_.now(), spec_.id, TraceKind::kWorkerPushed, round_);
   std::shared_ptr<const Payload> sent = push_codec_.encode(std::move(update), rt_.now());
   rt_.send(make_message(MsgKind::kPush, spec_.id, spec_.parent, round_, sent));
@@ -185,6 +188,7 @@ void Worker::report_state() {
 
 void Worker::install(const Message& response) {
   transfer_s_ = to_seconds(rt_.now() - pull_sent_) + response.transfer_s;
+  if (model_s_.size() < push_s_.size()) model_s_.push_back(to_seconds(rt_.now()));
   if (changes_) apply_served(pulled_, *response.payload);
   const ParamSet& w = changes_ ? pulled_ : response.payload->blocks;
   if (local_opt_ && pulling_ && !awaiting_merge_) {  // stepped on since the push: w = w_g + (w - w_snap)

@@ -106,6 +106,9 @@ class Worker : public Actor {
   // the transfer estimate (last pull's duration plus the parent's own fetch).
   double last_step_s_ = 0, transfer_s_ = 0;
   TimeNs pull_sent_ = 0;
+  // For the summary's comm_time_per_round_s: when each push left, and when the
+  // first model after it arrived (seconds).
+  std::vector<double> push_s_, model_s_;
   std::int64_t round_ = 0;
   std::vector<int> order_, batch_;
   std::size_t cursor_ = 0;
