@@ -143,8 +143,8 @@ void print_registry(const char* title, const std::vector<Entry>& registry) {
 }  // namespace
 
 void add_list(CLI::App& app) {
-  CLI::App* c =
-      app.add_subcommand("list", "List the built-in models, architectures, policies, codecs, optimisers, datasets");
+  CLI::App* c = app.add_subcommand(
+      "list", "List the built-in models, architectures, policies, codecs, DGT's settings, optimisers, datasets");
   c->callback([] {
     print_registry("architectures (architecture):", architecture_registry());
     std::printf("policies (policy.kind, its parameters; core/policies/):\n");
@@ -167,6 +167,22 @@ void add_list(CLI::App& app) {
         std::printf("      %-16s %s (default %g, %g to %g)\n", q.name.c_str(), q.help.c_str(), q.default_value, q.min,
                     q.max);
     }
+    const DgtSpec dgt;
+    std::printf(
+        "dgt (differential transmission of WAN pushes; core/dgt/):\n"
+        "      %-16s 0 off, 1 unimportant blocks over UDP (paced), 2 over TCP at lower priority, 3 as 2 in 4 bits "
+        "(default %d)\n"
+        "      %-16s fraction of blocks sent reliably, K0 (default %g)\n"
+        "      %-16s adaptive K never below (default %g)\n"
+        "      %-16s K_t = max(K0 loss_t / loss_0, k_min) (default %s)\n"
+        "      %-16s best-effort channels, descending priority (default %d, 1 to 7)\n"
+        "      %-16s contribution EMA weight of the past (default %g)\n"
+        "      %-16s bytes per block (default %d)\n"
+        "      %-16s assemble after this much silence from the last part (default %g)\n"
+        "      %-16s mode 1 pacing, fraction of the WAN path's bandwidth (default %g)\n",
+        "mode", dgt.mode, "k", dgt.k, "k_min", dgt.k_min, "adaptive", dgt.adaptive ? "true" : "false", "channels",
+        dgt.channels, "alpha", dgt.alpha, "block_bytes", dgt.block_bytes, "deadline_ms", dgt.deadline_ms,
+        "rate_fraction", dgt.rate_fraction);
     print_registry("models (model.kind):", model_registry());
     print_registry("optimizers (optimizer.kind):", optimizer_registry());
     print_registry("datasets (dataset.kind):", dataset_registry());

@@ -68,6 +68,25 @@ TEST(Config, SetOverridesAndIsValidated) {
   EXPECT_THROW(load_scenario(source_path("scenarios/quickstart.json"), {"no-equals-sign"}), ConfigError);
 }
 
+TEST(Config, DgtSettingsAreCheckedWhereTheyAreWritten) {
+  const std::string f = source_path("scenarios/lossywan-dgt.json");
+  const Scenario low = load_scenario(source_path("scenarios/quickstart.json"), {"dgt.mode=1", "dgt.k=0.1"});
+  EXPECT_EQ(low.dgt.k_min, 0.1) << "an unset k_min follows a k below its default";
+  for (const auto& [set, path] :
+       std::vector<std::pair<std::string, std::string>>{{"dgt.k_min=0.6", "/dgt/k_min"},
+                                                        {"dgt.mode=4", "/dgt/mode"},
+                                                        {"dgt.block_bytes=4095", "/dgt/block_bytes"},
+                                                        {"dgt.channels=8", "/dgt/channels"},
+                                                        {"dgt.speed=2", "/dgt/speed"}}) {
+    try {
+      load_scenario(f, {set});
+      ADD_FAILURE() << set << " accepted";
+    } catch (const ConfigError& e) {
+      EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(Config, ResolvedScenarioCarriesDefaultsAndInlinesTopology) {
   const Scenario s = load_scenario(source_path("scenarios/quickstart.json"));
   EXPECT_EQ(s.resolved["network"]["min_rto_ms"], 200.0);
