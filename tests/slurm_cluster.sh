@@ -13,6 +13,11 @@ WORK=$(mktemp -d /tmp/geotrain-slurm-XXXXXX)
 chmod 755 "$WORK"  # munged runs as the munge user
 PIDS=()
 cleanup() {
+  local rc=$?
+  if [ "$rc" -ne 0 ] && [ "$rc" -ne 77 ]; then  # a failure says why: every log the cluster and the jobs wrote
+    echo "exit $rc; logs under $WORK:"
+    for f in "$WORK"/log/* "$WORK"/*.txt; do [ -f "$f" ] && { echo "== $f"; tail -n 40 "$f"; }; done
+  fi
   for p in "${PIDS[@]:-}"; do [ -n "$p" ] && kill "$p" 2>/dev/null || true; done
   sleep 1
   rm -rf "$WORK"

@@ -3,10 +3,14 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <random>
 
 #include "real/auth.h"
 #include "real/frame.h"
+#include "tests/test_util.h"
 
 namespace geotrain {
 namespace {
@@ -70,6 +74,19 @@ TEST(Wire, EveryTruncationAndRandomCorruptionIsRejectedWithoutCrashing) {
     }
   }
   EXPECT_GT(rejected, 1000);  // the rest decoded into some well-formed message: fine
+}
+
+// The fuzz targets' seeds (tests/fuzz/make_seeds.py) start deep inside the
+// decoder only while they are well formed: after a layout change, rerun it.
+TEST(Wire, TheFuzzSeedsAreWellFormedMessages) {
+  int seeds = 0;
+  for (const auto& e : std::filesystem::directory_iterator(testing::source_path("tests/fuzz/seeds/wire"))) {
+    std::ifstream in(e.path(), std::ios::binary);
+    const std::vector<std::uint8_t> b((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_NO_THROW(decode_message(b.data(), b.size())) << e.path();
+    ++seeds;
+  }
+  EXPECT_GE(seeds, 6);
 }
 
 TEST(Frame, RoundTripAcrossArbitraryChunking) {

@@ -20,11 +20,11 @@ def crc32c(data):
     return crc ^ 0xFFFFFFFF
 
 
-def message(kind, frm, to, rnd, blocks=None, coded=None):
+def message(kind, frm, to, rnd, blocks=None, coded=None, seq=0, part=0, parts=0):
     """core/wire.h: header, then a payload of dense blocks [(key, values)] and coded
     blocks [(key, n, format id, bytes)]."""
     has = blocks is not None or coded is not None
-    m = struct.pack("<BBiiiqddB", kind, 0, 0, frm, to, rnd, 0.0, 0.0, 1 if has else 0)
+    m = struct.pack("<BBiiiqIHHddB", kind, 0, 0, frm, to, rnd, seq, part, parts, 0.0, 0.0, 1 if has else 0)
     if has:
         blocks, coded = blocks or [], coded or []
         m += struct.pack("<diBII", 0.5, 2, 0, len(blocks), len(coded))
@@ -47,6 +47,8 @@ CODED = {
     4: struct.pack("<f", 0.5) + bytes([0b00100110] * 4),                        # terngrad
     5: struct.pack("<f", 0.25) + bytes([0xA5, 0x3C]),                           # signsgd
     6: struct.pack("<III", 4, 4, 1) + struct.pack("<8f", *([0.5] * 8)),         # powersgd, 4 x 4 rank 1
+    7: struct.pack("<II", 4, 8) + struct.pack("<8f", *([0.75] * 8)),            # segment, entries 4..11
+    8: struct.pack("<IIff", 0, 16, -1.0, 1.0) + bytes([0x1F, 0x2E] * 4),        # segment4, 16 entries
 }
 
 
@@ -67,6 +69,9 @@ msgs = {
     "push": message(0, 2, 1, 3, [(0, [1.0, -2.0, 3.5]), (1, [0.25] * 5)]),
     "empty_payload": message(3, 0, 2, 9, []),
     "coded": message(0, 2, 1, 3, [(0, [1.0])], [(k, 16, fmt, data) for k, (fmt, data) in enumerate(CODED.items(), 1)]),
+    # DGT: a part of a push, two ranges of one tensor sharing its key
+    "push_part": message(8, 2, 1, 3, [], [(5, 16, 7, CODED[7]), (5, 16, 7, struct.pack("<II", 12, 4) + struct.pack("<4f", *([2.0] * 4)))],
+                         seq=1, part=2, parts=4),
 }
 for name, m in msgs.items():
     write("wire", name, m)
