@@ -3,6 +3,7 @@
 // is what a simulated network charges (the payload itself is not serialised in
 // simulation; real mode encodes it).
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -45,6 +46,12 @@ struct Payload {
   // zeros: the child resets its copy first (it restarted, or the server did).
   bool from_zero = false;
 };
+// Puts a list of blocks (dense or coded) in the ascending key order a Payload
+// keeps; blocks of one key keep their order.
+template <class Blocks>
+void sort_by_key(Blocks& blocks) {
+  std::stable_sort(blocks.begin(), blocks.end(), [](const auto& a, const auto& b) { return a.key < b.key; });
+}
 // into += p: blocks (by key; coded ones decoded), losses and contributors.
 // REQUIRES: `into` is dense (no coded blocks) and holds every key `p` carries.
 void accumulate(Payload& into, const Payload& p);

@@ -4,20 +4,29 @@
 
 namespace geotrain {
 namespace {
-// Adds one sender's stream totals, as they stood at each row's time, to the
-// timeline rows. `history`: [time_s, payloads, dense_bytes, sent_bytes] rows,
-// in time order.
-void add_history(const std::string& name, const nlohmann::json& history, std::vector<TimelineRow>* timeline) {
+// Calls fn(row, sample) with each timeline row and the last sample of a
+// node's time-ordered history ([time_s, ...] arrays) at or before the row's
+// time (a null sample when none is).
+template <class Fn>
+void at_each_row(const nlohmann::json& history, std::vector<TimelineRow>& timeline, Fn fn) {
+  static const nlohmann::json none;
   std::size_t i = 0;  // the first sample after the row's time
-  for (TimelineRow& row : *timeline) {
+  for (TimelineRow& row : timeline) {
     while (i < history.size() && history[i][0].get<double>() <= row.time_s) ++i;
+    fn(row, i == 0 ? none : history[i - 1]);
+  }
+}
+
+// Adds one sender's stream totals, as they stood at each row's time, to the
+// timeline rows. `history`: [time_s, payloads, dense_bytes, sent_bytes] rows.
+void add_history(const std::string& name, const nlohmann::json& history, std::vector<TimelineRow>* timeline) {
+  at_each_row(history, *timeline, [&name](TimelineRow& row, const nlohmann::json& h) {
     StreamBytes& t = row.streams[name];
-    if (i == 0) continue;
-    const nlohmann::json& h = history[i - 1];
+    if (h.is_null()) return;
     t.payloads += h[1].get<std::uint64_t>();
     t.dense_bytes += h[2].get<std::uint64_t>();
     t.sent_bytes += h[3].get<std::uint64_t>();
-  }
+  });
 }
 // Mean over rounds of the time from a round's first push leaving a worker to
 // the last worker holding the model that followed (the k-th push of every
@@ -44,8 +53,7 @@ double comm_time_per_round(const Deployment& dep, const std::vector<RoleReport>&
 void assemble_dgt(const std::vector<RoleReport>& reports, bool best_effort, RunResult* r) {
   std::vector<std::uint64_t> sent, on_time, late;
   std::uint64_t pushes = 0, assembled = 0, zero = 0, unsent = 0, rejected = 0;
-  std::vector<double> k_sum(r->timeline.size(), 0.0);
-  std::vector<int> k_n(r->timeline.size(), 0);
+  std::vector<int> k_n(r->timeline.size(), 0);  // senders that had pushed by each row (dgt_k holds their sum first)
   double k_total = 0;
   std::size_t k_count = 0;
   const auto add = [](std::vector<std::uint64_t>& into, const nlohmann::json& v) {
@@ -66,13 +74,11 @@ void assemble_dgt(const std::vector<RoleReport>& reports, bool best_effort, RunR
     unsent += d["unsent"].get<std::uint64_t>();
     rejected += d["rejected"].get<std::uint64_t>();
     const nlohmann::json& h = d["k_history"];
-    std::size_t i = 0;
-    for (std::size_t row = 0; row < r->timeline.size(); ++row) {
-      while (i < h.size() && h[i][0].get<double>() <= r->timeline[row].time_s) ++i;
-      if (i == 0) continue;
-      k_sum[row] += h[i - 1][1].get<double>();
-      ++k_n[row];
-    }
+    at_each_row(h, r->timeline, [&](TimelineRow& row, const nlohmann::json& x) {
+      if (x.is_null()) return;
+      row.dgt_k += x[1].get<double>();
+      ++k_n[std::size_t(&row - r->timeline.data())];
+    });
     for (const auto& x : h) {
       k_total += x[1].get<double>();
       ++k_count;
@@ -80,7 +86,7 @@ void assemble_dgt(const std::vector<RoleReport>& reports, bool best_effort, RunR
   }
   if (!any) return;
   for (std::size_t row = 0; row < r->timeline.size(); ++row)
-    r->timeline[row].dgt_k = k_n[row] > 0 ? k_sum[row] / k_n[row] : 0;
+    if (k_n[row] > 0) r->timeline[row].dgt_k /= k_n[row];
   nlohmann::json channels = nlohmann::json::array();
   for (std::size_t c = 0; c < sent.size(); ++c) {
     const std::uint64_t s = sent[c], o = c < on_time.size() ? on_time[c] : 0, l = c < late.size() ? late[c] : 0;

@@ -52,8 +52,7 @@ std::shared_ptr<const Payload> StreamEncoder::encode_counted(std::shared_ptr<con
     else
       out->blocks.push_back(b);
   }
-  std::sort(out->coded.begin(), out->coded.end(),
-            [](const CodedBlock& a, const CodedBlock& b) { return a.key < b.key; });
+  sort_by_key(out->coded);
   bytes_.sent_bytes += wire_size(out.get());
   return out;
 }

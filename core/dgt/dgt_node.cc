@@ -13,8 +13,6 @@ namespace geotrain {
 namespace {
 // Parts' priorities: 0 for the reliable ones, -c for best-effort channel c.
 int channel_of(const Message& m) { return m.part < 2 ? 0 : -m.priority; }
-
-bool is_segment(const CodedBlock& b) { return is_segment_format(b.codec); }
 }  // namespace
 
 DgtNode::DgtNode(Runtime& rt, const DgtSpec& spec, std::vector<int> dc_of, const Topology& topology)
@@ -81,8 +79,7 @@ void DgtNode::send_in_parts(Message msg) {
       }
     }
   }
-  std::sort(marker->coded.begin(), marker->coded.end(),
-            [](const CodedBlock& a, const CodedBlock& b) { return a.key < b.key; });
+  sort_by_key(marker->coded);
   // Most important first; ties in key and block order, so every run sends the same.
   std::stable_sort(candidates.begin(), candidates.end(),
                    [](const Candidate& a, const Candidate& b) { return a.c > b.c; });
@@ -108,8 +105,7 @@ void DgtNode::send_in_parts(Message msg) {
   // Part 1, the important blocks; then part 0, the marker, behind it on the same stream.
   auto first = std::make_shared<Payload>();
   for (std::size_t i = 0; i < important; ++i) first->coded.push_back(segment(candidates[i]));
-  std::sort(first->coded.begin(), first->coded.end(),
-            [](const CodedBlock& a, const CodedBlock& b) { return a.key < b.key; });
+  sort_by_key(first->coded);
   sent_[0] += important + marker->coded.size() - p.coded.size();
   Message important_part = part_message(1, std::move(first), Channel::kReliable, 0);
   Message marker_part = part_message(0, std::move(marker), Channel::kReliable, 0);
@@ -190,7 +186,8 @@ void DgtNode::receive_part(const Message& msg) {
   }
   const std::size_t channel = std::min<std::size_t>(std::size_t(std::max(0, channel_of(msg))), on_time_.size() - 1);
   const std::uint64_t blocks =
-      msg.part == 0 ? std::uint64_t(std::count_if(msg.payload->coded.begin(), msg.payload->coded.end(), is_segment))
+      msg.part == 0 ? std::uint64_t(std::count_if(msg.payload->coded.begin(), msg.payload->coded.end(),
+                                                  [](const CodedBlock& c) { return is_segment_format(c.codec); }))
                     : msg.payload->coded.size();
   FromSender& s = from_[msg.from];
   if (msg.seq <= s.assembled) {  // its push is through: the next one carries it
@@ -233,17 +230,15 @@ void DgtNode::assemble(NodeId from, std::uint32_t seq) {
   push->loss_sum = p.marker->loss_sum;
   push->contributors = p.marker->contributors;
   push->from_zero = p.marker->from_zero;
-  for (const CodedBlock& c : p.marker->coded) {
-    if (is_segment(c))
+  for (const CodedBlock& c : p.marker->coded) {  // in key order: the zero tensors come out sorted
+    if (is_segment_format(c.codec))
       push->blocks.push_back({c.key, Eigen::VectorXf::Zero(c.n)});
     else
       push->coded.push_back(c);
   }
-  std::sort(push->blocks.begin(), push->blocks.end(),
-            [](const ParamBlock& a, const ParamBlock& b) { return a.key < b.key; });
   const auto add = [&](const Payload& part) {
     for (const CodedBlock& c : part.coded) {
-      if (!is_segment(c)) continue;
+      if (!is_segment_format(c.codec)) continue;
       const auto t = std::lower_bound(push->blocks.begin(), push->blocks.end(), c.key,
                                       [](const ParamBlock& b, std::uint32_t k) { return b.key < k; });
       if (t == push->blocks.end() || t->key != c.key || t->values.size() != Eigen::Index(c.n)) {
