@@ -17,6 +17,7 @@
 #include "core/optim/optimizer_registry.h"
 #include "core/policies/policy_registry.h"
 #include "core/results.h"
+#include "core/sched/scheduler_registry.h"
 #include "core/sweep/sweep_plan.h"
 #include "real/real_config.h"
 #include "sim/sim_runner.h"
@@ -140,11 +141,17 @@ void print_registry(const char* title, const std::vector<Entry>& registry) {
       std::printf("      %-16s %s (default %s)\n", p.name.c_str(), p.help.c_str(), p.default_value.c_str());
   }
 }
+void print_numeric_params(const std::vector<NumericParam>& params) {
+  for (const auto& q : params)
+    std::printf("      %-16s %s (default %g, %g to %g)\n", q.name.c_str(), q.help.c_str(), q.default_value, q.min,
+                q.max);
+}
 }  // namespace
 
 void add_list(CLI::App& app) {
   CLI::App* c = app.add_subcommand(
-      "list", "List the built-in models, architectures, policies, codecs, DGT's settings, optimisers, datasets");
+      "list",
+      "List the built-in models, architectures, policies, codecs, DGT's settings, schedulers, optimisers, datasets");
   c->callback([] {
     print_registry("architectures (architecture):", architecture_registry());
     std::printf("policies (policy.kind, its parameters; core/policies/):\n");
@@ -154,18 +161,21 @@ void add_list(CLI::App& app) {
       std::string archs;
       for (const auto& a : p.architectures) archs += (archs.empty() ? "" : ", ") + a;
       std::printf("  %-16s %s [%s]\n", names.c_str(), p.description.c_str(), archs.c_str());
-      for (const auto& q : p.params)
-        std::printf("      %-16s %s (default %g, %g to %g)\n", q.name.c_str(), q.help.c_str(), q.default_value, q.min,
-                    q.max);
+      print_numeric_params(p.params);
     }
     std::printf(
         "codecs (compression.lan_push / lan_pull / wan_push / wan_pull .kind, its parameters; core/codec/;\n"
         "  tensors under compression.dense_below entries, default 200000, travel dense):\n");
     for (const auto& c : codec_registry()) {
       std::printf("  %-16s %s%s\n", c.doc.name.c_str(), c.doc.description.c_str(), c.lossless ? " [lossless]" : "");
-      for (const auto& q : c.params)
-        std::printf("      %-16s %s (default %g, %g to %g)\n", q.name.c_str(), q.help.c_str(), q.default_value, q.min,
-                    q.max);
+      print_numeric_params(c.params);
+    }
+    std::printf(
+        "schedulers (schedule.lan / schedule.wan .kind, its parameters; core/sched/; a scheduled tier needs\n"
+        "  policy bsp, no codec on its streams and no dgt):\n");
+    for (const auto& s : scheduler_registry()) {
+      std::printf("  %-16s %s\n", s.doc.name.c_str(), s.doc.description.c_str());
+      print_numeric_params(s.params);
     }
     const DgtSpec dgt;
     std::printf(

@@ -11,6 +11,7 @@
 #include "core/roles/local_server.h"
 #include "core/roles/state_server.h"
 #include "core/roles/worker.h"
+#include "core/sched/sched_node.h"
 
 namespace geotrain {
 
@@ -59,6 +60,12 @@ TrainingJob::TrainingJob(const Scenario& sc)
       initial_(model_->init(sc.seed)),
       compute_(sc.topology, sc.compute, dep_) {}
 
+std::uint64_t TrainingJob::dense_model_bytes() const {
+  auto p = std::make_shared<Payload>();
+  p->blocks = initial_;
+  return make_message(MsgKind::kPullResponse, 0, 0, 0, std::move(p)).wire_bytes;
+}
+
 std::unique_ptr<Actor> TrainingJob::make_actor(NodeId id, Runtime& rt, RunMonitor* monitor, Tracer* tracer,
                                                CheckpointStore* checkpoints, std::int64_t checkpoint_every) const {
   RoleContext ctx;
@@ -80,6 +87,12 @@ std::unique_ptr<Actor> TrainingJob::make_actor(NodeId id, Runtime& rt, RunMonito
   ctx.compression = sc_.compression;
   ctx.seed = sc_.seed;
   for (const auto& node : dep_.nodes) ctx.dc_of.push_back(node.dc);
+  if (sc_.schedule.any() && SchedNode::needed(sc_, dep_, id)) {
+    // The scheduling layer sits between the role and the runtime: the role never knows.
+    auto sched = std::make_unique<SchedNode>(rt, sc_, dep_, dense_model_bytes());
+    sched->wrap(make_role(*sched, n, ctx));
+    return sched;
+  }
   if (!sc_.dgt.on()) return make_role(rt, n, ctx);
   // DGT sits between the role and the runtime: the role never knows.
   auto dgt = std::make_unique<DgtNode>(rt, sc_.dgt, ctx.dc_of, sc_.topology);

@@ -34,6 +34,8 @@ class TrainingJob {
   const TrainTest& data() const { return data_; }
   const ComputeModel& compute_model() const { return compute_; }
   const ParamSet& initial_params() const { return initial_; }
+  // What the whole model costs on the wire as one dense push or pull.
+  std::uint64_t dense_model_bytes() const;
 
   // `monitor`, `tracer` and `checkpoints` may be null. The actor keeps references to rt and this job.
   std::unique_ptr<Actor> make_actor(NodeId id, Runtime& rt, RunMonitor* monitor, Tracer* tracer,

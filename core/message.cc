@@ -19,6 +19,11 @@ const char* to_string(MsgKind k) {
     case MsgKind::kStateReport: return "state_report";
     case MsgKind::kStateReply: return "state_reply";
     case MsgKind::kPushPart: return "push_part";
+    case MsgKind::kRelayOrder: return "relay_order";
+    case MsgKind::kPushOrder: return "push_order";
+    case MsgKind::kModelReport: return "model_report";
+    case MsgKind::kMergeReport: return "merge_report";
+    case MsgKind::kReadyReport: return "ready_report";
   }
   return "?";
 }

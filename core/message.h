@@ -25,8 +25,16 @@ enum class MsgKind : std::uint8_t {
   kStateReport,   // worker -> state server, before each step: round = local steps so far, step_s, transfer_s
   kStateReply,    // state server -> worker: round = 1 "push now" (step_s: the slack), 0 "one more local step"
   kPushPart,      // one part of a push sent in parts (core/dgt): seq names the push, part of parts
+  // A scheduled group's coordinator and its members (core/sched): orders name
+  // round r and, in seq, the other node; reports name the hop's sender in seq
+  // and carry its duration (step_s) and bytes (transfer_s).
+  kRelayOrder,   // coordinator -> holder: send round r's model to node seq
+  kPushOrder,    // coordinator -> member: send round r's push (after step_s merges) to node seq
+  kModelReport,  // member -> coordinator: round r's model arrived from seq
+  kMergeReport,  // member -> coordinator: round r's push of seq arrived and is summed into mine
+  kReadyReport,  // member -> coordinator: my push of round r is ready
 };
-constexpr MsgKind kLastMsgKind = MsgKind::kPushPart;
+constexpr MsgKind kLastMsgKind = MsgKind::kReadyReport;
 const char* to_string(MsgKind k);
 
 // The round of a kPullRequest asking a server that pulls_changes() for the
@@ -72,6 +80,9 @@ struct Message {
   // kPullResponse: transfer_s = how long the sending server took to fetch
   // these parameters from its own parent (0 at the top), so a worker can
   // estimate the whole path's transfer time.
+  // kPush and kPullResponse sent by a scheduled group's layer (core/sched):
+  // step_s = the hop sender's clock at send, in seconds, so the receiver
+  // measures the hop's duration (runtimes share a job clock: see Runtime::now).
   double step_s = 0, transfer_s = 0;
   Channel channel = Channel::kReliable;
   int priority = 0;                        // higher goes first among messages queued at one sender

@@ -32,6 +32,20 @@ struct NumericParam {
 };
 using NumericParams = std::map<std::string, double>;  // every parameter, defaults filled in
 
+// The doc of a component whose parameters are numeric: defaults printed
+// without trailing zeros.
+inline ComponentDoc numeric_doc(const std::string& name, const std::string& line,
+                                const std::vector<NumericParam>& params) {
+  ComponentDoc d{name, line, {}};
+  for (const auto& p : params) {
+    std::string def = std::to_string(p.default_value);
+    def.erase(def.find_last_not_of('0') + 1);
+    if (!def.empty() && def.back() == '.') def.pop_back();
+    d.params.push_back({p.name, def, p.help});
+  }
+  return d;
+}
+
 // The entry called `name`, or null. Entry: any struct with a `ComponentDoc doc`.
 template <class Entry>
 const Entry* find_entry(const std::vector<Entry>& registry, const std::string& name) {

@@ -61,6 +61,7 @@ nlohmann::json summary_json(const RunResult& r) {
   j["state_server"] = r.state_server;
   j["compression"] = r.compression;
   j["dgt"] = r.dgt;
+  j["schedule"] = r.schedule;
   j["faults"] = json::array();
   for (const auto& f : r.faults) j["faults"].push_back({{"time_s", f.time_s}, {"node", f.node}, {"event", f.event}});
   j["network"] = r.network;

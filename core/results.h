@@ -61,6 +61,7 @@ struct RunResult {
   // DGT (null when off): blocks per channel (0: reliable) sent, delivered on
   // time, late (added into the next push) and lost; pushes; K's mean.
   nlohmann::json dgt;
+  nlohmann::json schedule;  // null unless the scenario schedules transfers (core/sched)
   // Mean time from a round's first push leaving a worker to the last worker
   // holding the next model (rounds counted per worker: its k-th push).
   double comm_time_per_round_s = 0;

@@ -105,6 +105,37 @@ void assemble_dgt(const std::vector<RoleReport>& reports, bool best_effort, RunR
             {"rejected", rejected},
             {"k_mean", k_count > 0 ? k_total / double(k_count) : 0.0}};
 }
+// The summary's schedule, from the scheduling layer's "sched" reports: per
+// scheduled group, its coordinator's figures and when each round's broadcast
+// began, and the relays, merges and refusals of all.
+void assemble_schedule(const Scenario& sc, const Deployment& dep, const std::vector<RoleReport>& reports,
+                       RunResult* r) {
+  if (!sc.schedule.any()) return;
+  nlohmann::json groups = nlohmann::json::array();
+  std::uint64_t relayed = 0, merged = 0, rejected = 0;
+  for (const auto& n : dep.nodes) {
+    const nlohmann::json& j = reports.at(std::size_t(n.id)).report;
+    if (j.is_null() || !j.contains("sched")) continue;
+    const nlohmann::json& s = j["sched"];
+    rejected += s.value("rejected", std::uint64_t{0});
+    if (s.contains("member")) {
+      relayed += s["member"].value("models_relayed", std::uint64_t{0});
+      merged += s["member"].value("pushes_merged", std::uint64_t{0});
+      rejected += s["member"].value("rejected", std::uint64_t{0});
+    }
+    if (!s.contains("root")) continue;
+    const nlohmann::json& g = s["root"];
+    rejected += g.value("rejected", std::uint64_t{0});
+    groups.push_back({{"root", n.name},
+                      {"members", g["members"]},
+                      {"orders", g["orders"]},
+                      {"transfers_measured", g["transfers_measured"]},
+                      {"replans", g["replans"]},
+                      {"round_starts_s", g["round_starts_s"]}});
+  }
+  r->schedule = {{"lan", sc.schedule.lan.kind}, {"wan", sc.schedule.wan.kind}, {"groups", groups},
+                 {"models_relayed", relayed},   {"pushes_merged", merged},     {"rejected", rejected}};
+}
 }  // namespace
 
 void assemble_role_reports(const Scenario& sc, const Deployment& dep, const std::vector<RoleReport>& reports,
@@ -162,6 +193,7 @@ void assemble_role_reports(const Scenario& sc, const Deployment& dep, const std:
     }
   r->dcs = std::move(dcs);
   assemble_dgt(reports, sc.dgt.mode == 1, r);
+  assemble_schedule(sc, dep, reports, r);
   r->comm_time_per_round_s = comm_time_per_round(dep, reports);
   for (auto& [name, t] : r->compression.items()) {
     (void)name;

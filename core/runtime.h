@@ -34,6 +34,9 @@ class Runtime {
  public:
   virtual ~Runtime() = default;
   virtual NodeId self() const = 0;
+  // Time since the job started. Every node of a job counts from the same start
+  // (real mode: the global server's clock at the start barrier), so a time one
+  // node stamps means the same on another.
   virtual TimeNs now() const = 0;
   virtual TimerId schedule(TimeNs delay, std::function<void()> fn) = 0;
   virtual void cancel(TimerId id) = 0;

@@ -7,8 +7,8 @@
 #include "core/codec/mpq.h"
 #include "core/codec/powersgd.h"
 #include "core/codec/qsgd.h"
-#include "core/codec/segment.h"
 #include "core/codec/random_k.h"
+#include "core/codec/segment.h"
 #include "core/codec/signsgd_ef.h"
 #include "core/codec/sparse.h"
 #include "core/codec/terngrad.h"
@@ -16,21 +16,10 @@
 namespace geotrain {
 namespace {
 
-ComponentDoc doc(const std::string& name, const std::string& line, const std::vector<NumericParam>& params) {
-  ComponentDoc d{name, line, {}};
-  for (const auto& p : params) {
-    std::string def = std::to_string(p.default_value);
-    def.erase(def.find_last_not_of('0') + 1);
-    if (!def.empty() && def.back() == '.') def.pop_back();
-    d.params.push_back({p.name, def, p.help});
-  }
-  return d;
-}
-
 CodecInfo codec(const std::string& name, const std::string& line, std::vector<NumericParam> params, bool lossless,
                 std::function<std::unique_ptr<Encoder>(const NumericParams&, const EncoderContext&)> make,
                 bool encodes_small = false) {
-  return {doc(name, line, params), std::move(params), lossless, encodes_small, std::move(make)};
+  return {numeric_doc(name, line, params), std::move(params), lossless, encodes_small, std::move(make)};
 }
 
 const NumericParam kRho{"rho", 0.01, 1e-6, 1.0, false, "fraction of entries sent per push"};

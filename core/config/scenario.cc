@@ -140,6 +140,37 @@ void read_dgt(JsonReader r, DgtSpec& d) {
   r.finish();
 }
 
+void read_scheduler(JsonReader r, SchedulerChoice& c) {
+  const SchedulerInfo* info = find_scheduler(r.string("kind", "direct", entry_names(scheduler_registry())));
+  c.kind = info->doc.name;
+  c.params = read_numeric_params(r, info->params);
+  r.finish();
+}
+
+// A scheduled group relays one model to all and sums dense pushes on the way:
+// that needs every member to push and pull every round, the same model for
+// all, and pushes a relay can add.
+void read_schedule(JsonReader r, const Scenario& sc, ScheduleSpec& s) {
+  read_scheduler(r.object_or_empty("lan"), s.lan);
+  read_scheduler(r.object_or_empty("wan"), s.wan);
+  for (const auto& [tier, choice] : {std::make_pair("lan", &s.lan), std::make_pair("wan", &s.wan)}) {
+    if (!choice->on()) continue;
+    const std::string what = std::string(tier) + ".kind";
+    if (sc.policy != "bsp")
+      r.fail(what, "scheduler \"" + choice->kind +
+                       "\" runs under policy bsp (every member pushes and pulls each "
+                       "round), not \"" +
+                       sc.policy + "\"");
+    const CompressionSpec& c = sc.compression;
+    const bool lan = std::string(tier) == "lan";
+    if ((lan ? c.lan_push : c.wan_push).kind != "none" || (lan ? c.lan_pull : c.wan_pull).kind != "none")
+      r.fail(what, "scheduler \"" + choice->kind + "\" needs compression." + tier + "_push and " + tier +
+                       "_pull to be none (relays sum dense pushes and pass one model on)");
+    if (sc.dgt.on()) r.fail(what, "scheduler \"" + choice->kind + "\" does not combine with dgt");
+  }
+  r.finish();
+}
+
 }  // namespace
 
 Scenario read_scenario(nlohmann::json j, const std::string& path, const std::vector<std::string>& sets) {
@@ -200,6 +231,7 @@ Scenario read_scenario(nlohmann::json j, const std::string& path, const std::vec
   read_compute(r.object_or_empty("compute"), sc.compute, sc.topology.total_workers());
   read_compression(r.object_or_empty("compression"), sc.compression);
   read_dgt(r.object_or_empty("dgt"), sc.dgt);
+  read_schedule(r.object_or_empty("schedule"), sc, sc.schedule);
   r.finish();
   return sc;
 }

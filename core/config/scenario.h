@@ -14,6 +14,7 @@
 #include "core/config/topology.h"
 #include "core/data/partition.h"
 #include "core/optim/optimizer.h"
+#include "core/sched/scheduler_registry.h"
 
 namespace geotrain {
 
@@ -93,6 +94,14 @@ struct DgtSpec {
   bool on() const { return mode != 0; }
 };
 
+// Transfer scheduling per tier (core/sched, REFERENCE.md section 7): who
+// relays the model to whom and who sums whose push, inside a DC (lan: a local
+// server's group) and across the WAN (wan: the global server's).
+struct ScheduleSpec {
+  SchedulerChoice lan, wan;
+  bool any() const { return lan.on() || wan.on(); }
+};
+
 struct Scenario {
   std::string file, name, description;
   Topology topology;
@@ -111,6 +120,7 @@ struct Scenario {
   ComputeSpec compute;
   CompressionSpec compression;
   DgtSpec dgt;
+  ScheduleSpec schedule;
   nlohmann::json resolved;  // everything above, as run
 };
 

@@ -106,7 +106,9 @@ void FakeWorld::transmit(Message msg) {
   const TimeNs arrival = free + TimeNs(std::llround(l.latency_s * 1e9));
   at(arrival, [this, m = std::move(msg)] {
     auto it = actors_.find(m.to);
-    if (it != actors_.end() && it->second) it->second->on_message(m);
+    if (it == actors_.end() || !it->second) return;
+    if (observer_) observer_(m);
+    it->second->on_message(m);
   });
 }
 

@@ -59,6 +59,9 @@ class FakeWorld {
   // fire, and it gets a fresh Runtime (for the actor of the restarted process).
   Runtime& replace_runtime(NodeId id);
 
+  // Called with every message as it is delivered (before its actor sees it).
+  void observe(std::function<void(const Message&)> fn) { observer_ = std::move(fn); }
+
   struct Counters {
     std::uint64_t messages = 0, bytes = 0, lost = 0;
   };
@@ -92,6 +95,7 @@ class FakeWorld {
   std::vector<std::unique_ptr<Node>> dead_;  // kept so their pending events can see they are dead
   std::map<NodeId, Actor*> actors_;
   ComputeTime compute_;
+  std::function<void(const Message&)> observer_;
 };
 
 }  // namespace geotrain::testing

@@ -1,0 +1,53 @@
+// A member's side of a scheduled group (core/sched): what a node does for its
+// parent's group. Its role's pushes wait for the coordinator's order (to the
+// root, or to a member that sums them into its own) and the pushes of other
+// members ordered to it; models arrive from the root or from any member
+// relaying them, are held until the role has asked, and are passed on as the
+// coordinator orders. Every arrival is reported to the coordinator with its
+// duration, which is how throughput is measured.
+#pragma once
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <vector>
+
+#include "core/runtime.h"
+
+namespace geotrain {
+
+class GroupMember {
+ public:
+  // `root`: the group's server (the coordinator); `siblings`: the other members.
+  GroupMember(Runtime& rt, NodeId root, std::vector<NodeId> siblings, std::function<void(const Message&)> deliver);
+  // The role sends `msg`; true when this takes it over.
+  bool on_send(const Message& msg);
+  // `msg` arrived; true when it was for this side (delivered, kept or dropped).
+  bool on_message(const Message& msg);
+  nlohmann::json report() const;
+
+ private:
+  struct Push {
+    std::optional<Message> own;
+    std::vector<std::shared_ptr<const Payload>> merged;
+    std::optional<std::pair<NodeId, int>> order;  // to whom, after how many merges
+  };
+  bool from_group(NodeId n) const { return n == root_ || siblings_.count(n) > 0; }
+  void report_to_root(MsgKind kind, std::int64_t round, NodeId other, double seconds, std::uint64_t bytes);
+  void deliver_model();
+  void relay(NodeId to);
+  void try_push(std::int64_t round);
+  double clock_s() const;
+
+  Runtime& rt_;
+  NodeId root_;
+  std::set<NodeId> siblings_;
+  std::function<void(const Message&)> deliver_;
+  std::optional<Message> model_;  // the latest model, as sent by the root
+  bool wants_ = false, delivered_ = false;
+  std::map<std::int64_t, std::vector<NodeId>> relay_to_;  // by round: ordered relays not yet sent
+  std::map<std::int64_t, Push> pushes_;                   // by round
+  std::uint64_t relayed_ = 0, merged_ = 0, rejected_ = 0;
+};
+
+}  // namespace geotrain

@@ -1,0 +1,34 @@
+// The transfer schedulers a scenario may choose per tier (schedule.lan,
+// schedule.wan): `direct` (every child talks to its server, no layer), and
+// the ones that relay and merge through core/sched. The scenario loader,
+// `geotrain list` and the schema test read this table. A new scheduler is its
+// own file plus one line here.
+#pragma once
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/registry.h"
+#include "core/sched/group_scheduler.h"
+
+namespace geotrain {
+
+struct SchedulerInfo {
+  ComponentDoc doc;                  // name, one line, parameter help (from params)
+  std::vector<NumericParam> params;  // read by the scenario loader
+  // One group's scheduler; null for `direct`.
+  std::function<std::unique_ptr<GroupScheduler>(const NumericParams&, const SchedGroup&)> make;
+};
+
+const std::vector<SchedulerInfo>& scheduler_registry();
+const SchedulerInfo* find_scheduler(const std::string& name);
+
+// A scenario's choice for one tier.
+struct SchedulerChoice {
+  std::string kind = "direct";
+  NumericParams params;  // every parameter, defaults filled in
+  bool on() const { return kind != "direct"; }
+};
+
+}  // namespace geotrain
