@@ -6,6 +6,7 @@
 #include "core/data/dataset_registry.h"
 #include "core/dgt/dgt_node.h"
 #include "core/models/model_registry.h"
+#include "core/p3/p3_node.h"
 #include "core/policies/policy_registry.h"
 #include "core/roles/global_server.h"
 #include "core/roles/local_server.h"
@@ -92,6 +93,12 @@ std::unique_ptr<Actor> TrainingJob::make_actor(NodeId id, Runtime& rt, RunMonito
     auto sched = std::make_unique<SchedNode>(rt, sc_, dep_, dense_model_bytes());
     sched->wrap(make_role(*sched, n, ctx));
     return sched;
+  }
+  if (sc_.p3.on()) {
+    // P3 sits between the role and the runtime: the role never knows.
+    auto p3 = std::make_unique<P3Node>(rt, sc_.p3, initial_);
+    p3->wrap(make_role(*p3, n, ctx));
+    return p3;
   }
   if (!sc_.dgt.on()) return make_role(rt, n, ctx);
   // DGT sits between the role and the runtime: the role never knows.

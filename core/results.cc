@@ -62,6 +62,7 @@ nlohmann::json summary_json(const RunResult& r) {
   j["compression"] = r.compression;
   j["dgt"] = r.dgt;
   j["schedule"] = r.schedule;
+  j["p3"] = r.p3;
   j["faults"] = json::array();
   for (const auto& f : r.faults) j["faults"].push_back({{"time_s", f.time_s}, {"node", f.node}, {"event", f.event}});
   j["network"] = r.network;

@@ -62,6 +62,7 @@ struct RunResult {
   // time, late (added into the next push) and lost; pushes; K's mean.
   nlohmann::json dgt;
   nlohmann::json schedule;  // null unless the scenario schedules transfers (core/sched)
+  nlohmann::json p3;        // null unless the scenario slices messages (core/p3)
   // Mean time from a round's first push leaving a worker to the last worker
   // holding the next model (rounds counted per worker: its k-th push).
   double comm_time_per_round_s = 0;

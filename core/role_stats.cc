@@ -136,6 +136,19 @@ void assemble_schedule(const Scenario& sc, const Deployment& dep, const std::vec
   r->schedule = {{"lan", sc.schedule.lan.kind}, {"wan", sc.schedule.wan.kind}, {"groups", groups},
                  {"models_relayed", relayed},   {"pushes_merged", merged},     {"rejected", rejected}};
 }
+// The summary's p3: every node's slicing and overlap figures, summed.
+void assemble_p3(const Scenario& sc, const std::vector<RoleReport>& reports, RunResult* r) {
+  if (!sc.p3.on()) return;
+  nlohmann::json sum = {{"messages_sliced", 0}, {"parts_sent", 0}, {"assembled", 0}, {"in_layer_order", 0},
+                        {"early_steps", 0},     {"saved_s", 0.0},  {"rejected", 0}};
+  for (const auto& rr : reports) {
+    if (rr.report.is_null() || !rr.report.contains("p3")) continue;
+    for (auto& [k, v] : sum.items())
+      v = v.is_number_float() ? nlohmann::json(v.get<double>() + rr.report["p3"][k].get<double>())
+                              : nlohmann::json(v.get<std::uint64_t>() + rr.report["p3"][k].get<std::uint64_t>());
+  }
+  r->p3 = sum;
+}
 }  // namespace
 
 void assemble_role_reports(const Scenario& sc, const Deployment& dep, const std::vector<RoleReport>& reports,
@@ -194,6 +207,7 @@ void assemble_role_reports(const Scenario& sc, const Deployment& dep, const std:
   r->dcs = std::move(dcs);
   assemble_dgt(reports, sc.dgt.mode == 1, r);
   assemble_schedule(sc, dep, reports, r);
+  assemble_p3(sc, reports, r);
   r->comm_time_per_round_s = comm_time_per_round(dep, reports);
   for (auto& [name, t] : r->compression.items()) {
     (void)name;

@@ -171,6 +171,16 @@ void read_schedule(JsonReader r, const Scenario& sc, ScheduleSpec& s) {
   r.finish();
 }
 
+void read_p3(JsonReader r, const Scenario& sc, P3Spec& p) {
+  const P3Spec def;
+  p.slice_elements = std::uint64_t(r.integer("slice_elements", std::int64_t(def.slice_elements), 0, 1 << 30));
+  p.forward_fraction = r.number("forward_fraction", def.forward_fraction, 0, 1);
+  if (p.on() && sc.dgt.on()) r.fail("slice_elements", "p3 does not combine with dgt (both send pushes in parts)");
+  if (p.on() && sc.schedule.any())
+    r.fail("slice_elements", "p3 does not combine with schedule (relays pass whole messages on)");
+  r.finish();
+}
+
 }  // namespace
 
 Scenario read_scenario(nlohmann::json j, const std::string& path, const std::vector<std::string>& sets) {
@@ -232,6 +242,7 @@ Scenario read_scenario(nlohmann::json j, const std::string& path, const std::vec
   read_compression(r.object_or_empty("compression"), sc.compression);
   read_dgt(r.object_or_empty("dgt"), sc.dgt);
   read_schedule(r.object_or_empty("schedule"), sc, sc.schedule);
+  read_p3(r.object_or_empty("p3"), sc, sc.p3);
   r.finish();
   return sc;
 }

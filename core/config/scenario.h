@@ -102,6 +102,15 @@ struct ScheduleSpec {
   bool any() const { return lan.on() || wan.on(); }
 };
 
+// P3, priority-based parameter propagation (core/p3, REFERENCE.md section 8):
+// pushes and pulls sliced, first layers first, the next step's forward pass
+// overlapping the rest.
+struct P3Spec {
+  std::uint64_t slice_elements = 0;   // 0: off; else the most entries one slice carries
+  double forward_fraction = 1.0 / 3;  // the forward pass's share of a step (backward is about twice it)
+  bool on() const { return slice_elements > 0; }
+};
+
 struct Scenario {
   std::string file, name, description;
   Topology topology;
@@ -121,6 +130,7 @@ struct Scenario {
   CompressionSpec compression;
   DgtSpec dgt;
   ScheduleSpec schedule;
+  P3Spec p3;
   nlohmann::json resolved;  // everything above, as run
 };
 

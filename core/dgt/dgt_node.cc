@@ -16,7 +16,7 @@ int channel_of(const Message& m) { return m.part < 2 ? 0 : -m.priority; }
 }  // namespace
 
 DgtNode::DgtNode(Runtime& rt, const DgtSpec& spec, std::vector<int> dc_of, const Topology& topology)
-    : rt_(rt),
+    : LayerNode(rt),
       spec_(spec),
       dc_of_(std::move(dc_of)),
       topology_(topology),

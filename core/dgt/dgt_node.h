@@ -27,35 +27,20 @@
 #include <vector>
 
 #include "core/config/scenario.h"
-#include "core/runtime.h"
+#include "core/layer_node.h"
 
 namespace geotrain {
 
-class DgtNode : public Runtime, public Actor {
+class DgtNode : public LayerNode {
  public:
   // `dc_of`: every node's DC; `topology` gives each DC pair's WAN bandwidth (mode 1 pacing).
   DgtNode(Runtime& rt, const DgtSpec& spec, std::vector<int> dc_of, const Topology& topology);
-  void wrap(std::unique_ptr<Actor> role) { role_ = std::move(role); }
 
   // Runtime, for the role: pushes across the WAN go in parts, the rest through.
-  NodeId self() const override { return rt_.self(); }
-  TimeNs now() const override { return rt_.now(); }
-  TimerId schedule(TimeNs delay, std::function<void()> fn) override { return rt_.schedule(delay, std::move(fn)); }
-  void cancel(TimerId id) override { rt_.cancel(id); }
   void send(Message msg) override;
-  void compute(ComputeCost cost, std::function<void()> work, std::function<void()> done) override {
-    rt_.compute(cost, std::move(work), std::move(done));
-  }
-  std::mt19937_64& rng() override { return rt_.rng(); }
-  void stop() override { rt_.stop(); }
 
   // Actor, for the runtime: parts are reassembled, the rest through.
-  void start() override { role_->start(); }
-  void rejoin() override { role_->rejoin(); }
   void on_message(const Message& msg) override;
-  void on_peer_down(NodeId peer) override { role_->on_peer_down(peer); }
-  void on_peer_up(NodeId peer) override { role_->on_peer_up(peer); }
-  void finish(TimeNs now) override { role_->finish(now); }
   // The role's report plus "dgt": blocks sent per channel (0: reliable), on
   // time and late per channel as received, K over time, pushes assembled.
   nlohmann::json report(TimeNs now) const override;
@@ -83,11 +68,9 @@ class DgtNode : public Runtime, public Actor {
   void assemble(NodeId from, std::uint32_t seq);
   bool across_wan(NodeId a, NodeId b) const;
 
-  Runtime& rt_;
   DgtSpec spec_;
   std::vector<int> dc_of_;
   const Topology& topology_;
-  std::unique_ptr<Actor> role_;
   // Sender state.
   std::map<std::uint32_t, Eigen::VectorXf> contribution_;  // per key, one entry per block
   std::map<std::uint32_t, Eigen::VectorXf> residual_;      // per key (mode 3)

@@ -53,7 +53,7 @@ bool SchedNode::needed(const Scenario& sc, const Deployment& dep, NodeId id) {
 }
 
 SchedNode::SchedNode(Runtime& rt, const Scenario& sc, const Deployment& dep, std::uint64_t model_bytes)
-    : rt_(rt), spec_(dep.nodes.at(std::size_t(rt.self()))) {
+    : LayerNode(rt), spec_(dep.nodes.at(std::size_t(rt.self()))) {
   auto deliver = [this](const Message& m) { role_->on_message(m); };
   if (spec_.parent >= 0 && choice_for(sc, dep, spec_.parent))
     member_.emplace(rt, spec_.parent, dep.nodes.at(std::size_t(spec_.parent)).children, deliver);
