@@ -27,7 +27,7 @@ const std::vector<ArchitectureInfo>& architecture_registry() {
   return registry;
 }
 
-Deployment plan_deployment(const Topology& t, const std::string& arch, bool state_server) {
+Deployment plan_deployment(const Topology& t, const std::string& arch, bool state_server, int global_servers) {
   const ArchitectureInfo* info = find_entry(architecture_registry(), arch);
   if (!info) throw std::invalid_argument("unknown architecture '" + arch + "'");
   Deployment d;
@@ -74,13 +74,21 @@ Deployment plan_deployment(const Topology& t, const std::string& arch, bool stat
     d.state_server = ss.id;
     d.nodes.push_back(ss);
   }
+  d.global_servers.push_back(0);
+  for (int s = 1; s < global_servers; ++s) {  // MultiGPS: the same children, each server its shard
+    NodeSpec g = d.nodes[0];
+    g.id = NodeId(d.nodes.size());
+    g.name = "global-server-" + std::to_string(s);
+    d.global_servers.push_back(g.id);
+    d.nodes.push_back(g);
+  }
   return d;
 }
 
 Deployment plan_deployment(const Scenario& sc) {
   const PolicyInfo* p = find_policy(sc.policy);
   return plan_deployment(sc.topology, sc.architecture,
-                         p && p->make(sc.policy_params, Role::kStateServer)->uses_state_server());
+                         p && p->make(sc.policy_params, Role::kStateServer)->uses_state_server(), sc.multigps.servers);
 }
 
 }  // namespace geotrain

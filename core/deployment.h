@@ -36,6 +36,9 @@ struct Deployment {
   NodeId global_server = 0;
   std::vector<NodeId> workers;  // by worker index
   NodeId state_server = -1;     // -1: none
+  // The global servers, each holding a shard of the model (MultiGPS); [0] is
+  // global_server. The others come last, after the state server.
+  std::vector<NodeId> global_servers;
 };
 
 // The registry of architectures (core/registry.h): what the scenario's
@@ -47,7 +50,8 @@ struct ArchitectureInfo {
 const std::vector<ArchitectureInfo>& architecture_registry();
 
 // Throws std::invalid_argument for an architecture not in the registry.
-Deployment plan_deployment(const Topology& t, const std::string& architecture, bool state_server = false);
+Deployment plan_deployment(const Topology& t, const std::string& architecture, bool state_server = false,
+                           int global_servers = 1);
 // The scenario's deployment: its topology, architecture, and a state server
 // when its policy needs one. What every runtime and command uses.
 Deployment plan_deployment(const Scenario& sc);

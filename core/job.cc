@@ -1,5 +1,6 @@
 #include "core/job.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -13,6 +14,7 @@
 #include "core/roles/state_server.h"
 #include "core/roles/worker.h"
 #include "core/sched/sched_node.h"
+#include "core/shard/shard_node.h"
 
 namespace geotrain {
 
@@ -59,7 +61,18 @@ TrainingJob::TrainingJob(const Scenario& sc)
       model_(make_model(sc.model, data_.train.features(), data_.train.classes)),
       shards_(partition(data_.train, sc.partition, workers_per_dc(sc.topology), sc.seed)),
       initial_(model_->init(sc.seed)),
-      compute_(sc.topology, sc.compute, dep_) {}
+      compute_(sc.topology, sc.compute, dep_) {
+  const int servers = int(dep_.global_servers.size());
+  if (servers <= 1) return;
+  shard_map_ = std::make_unique<ShardMap>(initial_, servers, sc.multigps.split_above);
+  shard_initial_.resize(std::size_t(servers));
+  for (const ShardSlice& s : shard_map_->slices()) {
+    const ParamBlock& b =
+        *std::find_if(initial_.begin(), initial_.end(), [&](const ParamBlock& x) { return x.key == s.key; });
+    shard_initial_[std::size_t(s.server)].push_back(
+        {s.key, b.values.segment(Eigen::Index(s.offset), Eigen::Index(s.count))});
+  }
+}
 
 std::uint64_t TrainingJob::dense_model_bytes() const {
   auto p = std::make_shared<Payload>();
@@ -88,6 +101,18 @@ std::unique_ptr<Actor> TrainingJob::make_actor(NodeId id, Runtime& rt, RunMonito
   ctx.compression = sc_.compression;
   ctx.seed = sc_.seed;
   for (const auto& node : dep_.nodes) ctx.dc_of.push_back(node.dc);
+  if (shard_map_) {
+    // MultiGPS: each server runs over its part; the children and servers talk through the
+    // sharding layer, and the first server's layer (not its role) runs the monitor.
+    const auto& gs = dep_.global_servers;
+    const auto it = std::find(gs.begin(), gs.end(), id);
+    if (it != gs.end()) ctx.initial = &shard_initial_[std::size_t(it - gs.begin())];
+    if (it == gs.end() && n.parent != dep_.global_server) return make_role(rt, n, ctx);
+    ctx.monitor = nullptr;
+    auto shard = std::make_unique<ShardNode>(rt, *shard_map_, gs, id == dep_.global_server ? monitor : nullptr);
+    shard->wrap(make_role(*shard, n, ctx));
+    return shard;
+  }
   if (sc_.schedule.any() && SchedNode::needed(sc_, dep_, id)) {
     // The scheduling layer sits between the role and the runtime: the role never knows.
     auto sched = std::make_unique<SchedNode>(rt, sc_, dep_, dense_model_bytes());

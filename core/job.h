@@ -12,6 +12,7 @@
 #include "core/models/model.h"
 #include "core/roles/role_context.h"
 #include "core/runtime.h"
+#include "core/shard/shard_map.h"
 
 namespace geotrain {
 
@@ -49,6 +50,9 @@ class TrainingJob {
   std::vector<std::vector<int>> shards_;
   ParamSet initial_;
   ComputeModel compute_;
+  // MultiGPS (more than one global server): the placement and each server's part of initial_.
+  std::unique_ptr<ShardMap> shard_map_;
+  std::vector<ParamSet> shard_initial_;
 };
 
 }  // namespace geotrain

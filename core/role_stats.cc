@@ -170,7 +170,7 @@ void assemble_role_reports(const Scenario& sc, const Deployment& dep, const std:
           t[k] = t.value(k, std::uint64_t{0}) + s[k].get<std::uint64_t>();
         if (s.contains("history")) add_history(name, s["history"], &r->timeline);
       }
-    if (n.role == Role::kGlobalServer) {
+    if (n.id == dep.global_server) {
       r->rounds = j.value("rounds", r->rounds);
       r->staleness = {{"mean", j.value("staleness_mean", 0.0)}, {"max", j.value("staleness_max", 0)}};
       r->wan_syncs = 0;

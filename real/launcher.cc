@@ -100,7 +100,7 @@ RunResult merge_node_reports(const std::string& scenario, const std::vector<std:
       worker_round = std::max(worker_round, j.value("round", std::int64_t{0}));
       r.sim_time_s = std::max(r.sim_time_s, j["run_time_s"].get<double>());
     }
-    if (n.role == Role::kGlobalServer) {
+    if (n.id == dep.global_server) {
       have_gs = true;
       epoch_ns = j.value("epoch_unix_ns", epoch_ns);
       r.sim_time_s = j["run_time_s"];

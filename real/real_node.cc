@@ -349,6 +349,9 @@ void RealNode::heartbeat() {
   if (stopping_) return;
   const NodeId parent = job_.deployment().nodes[self_].parent;
   if (parent >= 0) send_frame(parent, FrameType::kHeartbeat, std::make_shared<const ByteSpans>(), 100);
+  if (parent >= 0 && parent == job_.deployment().global_server)  // MultiGPS: every shard server is a parent
+    for (NodeId g : job_.deployment().global_servers)
+      if (g != parent) send_frame(g, FrameType::kHeartbeat, std::make_shared<const ByteSpans>(), 100);
   // A parent we cannot even connect to is gone. The global server cannot come
   // back without a checkpoint, so its children give up after twice the failure
   // timeout; any other parent may be restarted, so they wait ten times as long.

@@ -31,7 +31,7 @@ int run_role(const RealConfig& cfg, NodeId id) {
   boost::asio::io_context io;
   RealNode node(io, cfg, job, id, read_secret_file(cfg.secret_file));
   std::unique_ptr<RunMonitor> monitor;
-  if (spec.role == Role::kGlobalServer)
+  if (id == dep.global_server)
     monitor = std::make_unique<RunMonitor>(job.model(), job.data().test, sc.stop, sc.eval,
                                            [&node] { return node.counters().sent; });
   Progress progress(monitor != nullptr, "real", sc.stop.rounds, "wan sent by gs");
@@ -40,7 +40,7 @@ int run_role(const RealConfig& cfg, NodeId id) {
   // earlier start means this process is a restart: resume, do not start over.
   std::unique_ptr<FileCheckpointStore> store;
   bool restore = false;
-  if (spec.role == Role::kGlobalServer && cfg.checkpoint_every > 0) {
+  if (id == dep.global_server && cfg.checkpoint_every > 0) {
     restore = std::filesystem::exists(cfg.epoch_file()) && std::filesystem::exists(cfg.out + "/checkpoint");
     store = std::make_unique<FileCheckpointStore>(cfg.out + "/checkpoint");
   }

@@ -48,7 +48,7 @@ RunResult run_simulation(const Scenario& sc, const SimOptions& opt) {
         job_stopped = true;
         ns3::Simulator::Stop();
       }));
-      RunMonitor* m = n.role == Role::kGlobalServer ? &monitor : nullptr;
+      RunMonitor* m = n.id == dep.global_server ? &monitor : nullptr;
       actors[n.id] = job.make_actor(n.id, *nodes.back(), m, opt.tracer);
     }
     for (auto& a : actors) ns3::Simulator::ScheduleNow([p = a.get()] { p->start(); });

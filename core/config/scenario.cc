@@ -181,6 +181,21 @@ void read_p3(JsonReader r, const Scenario& sc, P3Spec& p) {
   r.finish();
 }
 
+void read_multigps(JsonReader r, const Scenario& sc, MultiGpsSpec& m) {
+  const MultiGpsSpec def;
+  m.servers = int(r.integer("servers", def.servers, 1, 64));
+  m.split_above = std::uint64_t(r.integer("split_above", std::int64_t(def.split_above), 1, std::int64_t(1) << 40));
+  if (m.servers > 1) {
+    if (sc.policy != "bsp")
+      r.fail("servers",
+             "several global servers run under policy bsp (every shard closes every round), not \"" + sc.policy + "\"");
+    if (sc.compression.any()) r.fail("servers", "several global servers need no codec on any stream");
+    if (sc.dgt.on() || sc.p3.on() || sc.schedule.any())
+      r.fail("servers", "several global servers do not combine with dgt, p3 or schedule");
+  }
+  r.finish();
+}
+
 }  // namespace
 
 Scenario read_scenario(nlohmann::json j, const std::string& path, const std::vector<std::string>& sets) {
@@ -243,6 +258,7 @@ Scenario read_scenario(nlohmann::json j, const std::string& path, const std::vec
   read_dgt(r.object_or_empty("dgt"), sc.dgt);
   read_schedule(r.object_or_empty("schedule"), sc, sc.schedule);
   read_p3(r.object_or_empty("p3"), sc, sc.p3);
+  read_multigps(r.object_or_empty("multigps"), sc, sc.multigps);
   r.finish();
   return sc;
 }

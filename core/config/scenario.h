@@ -111,6 +111,13 @@ struct P3Spec {
   bool on() const { return slice_elements > 0; }
 };
 
+// MultiGPS (core/shard, REFERENCE.md section 1): the model sharded over
+// several global servers in the global server's DC.
+struct MultiGpsSpec {
+  int servers = 1;
+  std::uint64_t split_above = 1000000;  // tensors of at least this many entries are cut into ranges
+};
+
 struct Scenario {
   std::string file, name, description;
   Topology topology;
@@ -131,6 +138,7 @@ struct Scenario {
   DgtSpec dgt;
   ScheduleSpec schedule;
   P3Spec p3;
+  MultiGpsSpec multigps;
   nlohmann::json resolved;  // everything above, as run
 };
 

@@ -29,7 +29,7 @@ FakeJob::FakeJob(const Scenario& sc, Tracer* tracer)
     return job_.compute_model().duration(id, c, now, rng);
   });
   for (const auto& n : dep.nodes) {
-    RunMonitor* m = n.role == Role::kGlobalServer ? &monitor_ : nullptr;
+    RunMonitor* m = n.id == dep.global_server ? &monitor_ : nullptr;
     actors_.push_back(job_.make_actor(n.id, world_.runtime(n.id), m, tracer_));
     world_.attach(n.id, actors_.back().get());
   }

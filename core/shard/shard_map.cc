@@ -1,4 +1,4 @@
-#include "core/shard_map.h"
+#include "core/shard/shard_map.h"
 
 #include <stdexcept>
 

@@ -1,0 +1,159 @@
+#include "core/shard/shard_node.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace geotrain {
+
+ShardNode::ShardNode(Runtime& rt, const ShardMap& map, std::vector<NodeId> servers, RunMonitor* monitor)
+    : LayerNode(rt), map_(map), servers_(std::move(servers)), monitor_(monitor), my_shard_(shard_of(rt.self())) {}
+
+int ShardNode::shard_of(NodeId n) const {
+  const auto it = std::find(servers_.begin(), servers_.end(), n);
+  return it == servers_.end() ? -1 : int(it - servers_.begin());
+}
+
+void ShardNode::send(Message msg) {
+  const std::size_t S = servers_.size();
+  if (my_shard_ < 0 && msg.to == servers_[0] && msg.kind == MsgKind::kPush && msg.payload) {
+    std::vector<std::shared_ptr<Payload>> parts(S);
+    for (auto& p : parts) {
+      p = std::make_shared<Payload>();
+      p->loss_sum = msg.payload->loss_sum;  // every shard counts the same steps and losses
+      p->contributors = msg.payload->contributors;
+    }
+    std::size_t hint = 0;
+    for (const ShardSlice& s : map_.slices()) {
+      const auto& blocks = msg.payload->blocks;
+      while (hint < blocks.size() && blocks[hint].key < s.key) ++hint;
+      if (hint == blocks.size() || blocks[hint].key != s.key) throw std::logic_error("MultiGPS: a push lacks a tensor");
+      parts[std::size_t(s.server)]->blocks.push_back(
+          {s.key, blocks[hint].values.segment(Eigen::Index(s.offset), Eigen::Index(s.count))});
+    }
+    for (std::size_t s = 0; s < S; ++s) {
+      Message m = make_message(MsgKind::kPush, msg.from, servers_[s], msg.round, parts[s]);
+      m.step_s = msg.step_s;
+      m.transfer_s = msg.transfer_s;
+      m.priority = msg.priority;
+      rt_.send(std::move(m));
+    }
+    ++split_;
+    return;
+  }
+  if (my_shard_ < 0 && msg.to == servers_[0] && msg.kind == MsgKind::kPullRequest) {
+    for (NodeId s : servers_) {
+      Message m = msg;
+      m.to = s;
+      rt_.send(std::move(m));
+    }
+    return;
+  }
+  if (my_shard_ >= 0 && msg.kind == MsgKind::kPullResponse && msg.round > reported_) {
+    reported_ = msg.round;  // the round's model (every answer of a round is the same)
+    if (my_shard_ == 0) {
+      first_server_collect(msg.round, 0, msg.payload);
+    } else {
+      Message copy = msg;
+      copy.to = servers_[0];
+      rt_.send(std::move(copy));
+    }
+  }
+  rt_.send(std::move(msg));
+}
+
+void ShardNode::on_message(const Message& msg) {
+  const int from_shard = shard_of(msg.from);
+  if (my_shard_ < 0 && from_shard >= 0) return child_receive(msg, from_shard);
+  if (my_shard_ == 0 && from_shard > 0 && msg.kind == MsgKind::kPullResponse)
+    return first_server_collect(msg.round, from_shard, msg.payload);
+  if (my_shard_ == 0 && msg.kind == MsgKind::kPush && msg.payload) {
+    auto& [sum, n] = loss_[msg.round];
+    sum += msg.payload->loss_sum;
+    n += msg.payload->contributors;
+  }
+  role_->on_message(msg);
+}
+
+ParamSet ShardNode::join(const std::vector<std::shared_ptr<const Payload>>& parts) const {
+  ParamSet whole;
+  std::vector<std::size_t> next(parts.size(), 0);
+  for (const ShardSlice& s : map_.slices()) {
+    const Payload& p = *parts.at(std::size_t(s.server));
+    std::size_t& i = next[std::size_t(s.server)];
+    if (i >= p.blocks.size() || p.blocks[i].key != s.key || p.blocks[i].values.size() != Eigen::Index(s.count))
+      throw std::runtime_error("MultiGPS: a shard's model does not match the placement");
+    if (whole.empty() || whole.back().key != s.key) whole.push_back({s.key, Eigen::VectorXf()});
+    Eigen::VectorXf& v = whole.back().values;
+    v.conservativeResize(Eigen::Index(s.offset + s.count));
+    v.segment(Eigen::Index(s.offset), Eigen::Index(s.count)) = p.blocks[i++].values;
+  }
+  return whole;
+}
+
+void ShardNode::child_receive(const Message& msg, int shard) {
+  const std::size_t S = servers_.size();
+  if (msg.kind == MsgKind::kPullResponse && msg.payload) {
+    auto& parts = answers_[msg.round];
+    parts.resize(S);
+    parts[std::size_t(shard)] = msg.payload;
+    double& t = answer_transfer_s_[msg.round];
+    t = std::max(t, msg.transfer_s);
+    if (std::any_of(parts.begin(), parts.end(), [](const auto& p) { return !p; })) return;
+    Message out = msg;
+    out.from = servers_[0];
+    auto whole = std::make_shared<Payload>();
+    whole->blocks = join(parts);
+    out.payload = std::move(whole);
+    out.transfer_s = t;
+    answers_.erase(answers_.begin(), answers_.upper_bound(msg.round));
+    answer_transfer_s_.erase(answer_transfer_s_.begin(), answer_transfer_s_.upper_bound(msg.round));
+    ++joined_;
+    return role_->on_message(out);
+  }
+  if (msg.kind == MsgKind::kPushAck) {
+    if (++acks_[msg.round] < int(S)) return;
+    acks_.erase(msg.round);
+    Message out = msg;
+    out.from = servers_[0];
+    return role_->on_message(out);
+  }
+  if (shard == 0) role_->on_message(msg);  // anything else the first server says for all
+}
+
+void ShardNode::first_server_collect(std::int64_t round, int shard, std::shared_ptr<const Payload> part) {
+  auto& parts = models_[round];
+  parts.resize(servers_.size());
+  parts[std::size_t(shard)] = std::move(part);
+  if (std::any_of(parts.begin(), parts.end(), [](const auto& p) { return !p; })) return;
+  ParamSet whole = join(parts);
+  models_.erase(models_.begin(), models_.upper_bound(round));
+  if (stopped_ || round <= evaluated_ || !monitor_) return;
+  // The round's training loss: the mean over the steps pushed in the round before it.
+  const auto l = loss_.find(round - 1);
+  const double loss = l != loss_.end() && l->second.second > 0 ? l->second.first / l->second.second : 0;
+  loss_.erase(loss_.begin(), loss_.upper_bound(round - 1));
+  evaluated_ = round;
+  last_model_ = std::move(whole);
+  last_loss_ = loss;
+  if (monitor_->on_round(rt_.now(), round, last_model_, loss)) {
+    stopped_ = true;
+    rt_.stop();
+  }
+}
+
+void ShardNode::finish(TimeNs now) {
+  role_->finish(now);
+  if (monitor_ && !last_model_.empty()) monitor_->finish(now, evaluated_, last_model_, last_loss_);
+}
+
+nlohmann::json ShardNode::report(TimeNs now) const {
+  nlohmann::json j = role_->report(now);
+  // The servers may have applied a round past the one the monitor stopped at
+  // (its shards were still on their way): the job's rounds are the monitor's.
+  if (monitor_) j["rounds"] = evaluated_;
+  j["shard"] = {
+      {"shard", my_shard_}, {"pushes_split", split_}, {"models_joined", joined_}, {"rounds_evaluated", evaluated_}};
+  return j;
+}
+
+}  // namespace geotrain
