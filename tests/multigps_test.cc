@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
-#include <filesystem>
 
 #include "core/shard/shard_map.h"
 #include "core/testing/fake_job.h"
@@ -110,12 +109,9 @@ TEST(MultiGpsScenario, MoreServersCutTheRoundWhenTheirLinksAreTheBottleneckAndRu
   // The same sums, in the order the pushes arrive (which S changes): the same training within float rounding.
   for (int servers : {2, 4})
     EXPECT_NEAR(s[servers]["final_test_accuracy"].get<double>(), s[1]["final_test_accuracy"].get<double>(), 0.005);
-  const std::string out = testing::fresh_dir("multigps-2");
-  const auto r = testing::run_geotrain("launch " + testing::source_path("scenarios/multigps-2.json") + " --out " + out +
-                                       " -q --timeout 300" + testing::set_args(testing::small_sets(4)));
-  ASSERT_EQ(r.exit_code, 0) << r.output;
-  const nlohmann::json real = testing::read_json(out + "/summary.json");
-  std::filesystem::remove_all(out);
+  const nlohmann::json real =
+      testing::launch_summary(testing::source_path("scenarios/multigps-2.json"), testing::small_sets(4), "multigps-2");
+  ASSERT_FALSE(real.is_null());
   EXPECT_EQ(real["rounds"], 4);
   const nlohmann::json sim = summary_json(
       sim::run_simulation(load_scenario(testing::source_path("scenarios/multigps-2.json"), testing::small_sets(4))));

@@ -5,8 +5,6 @@
 // real mode runs it from the same file.
 #include <gtest/gtest.h>
 
-#include <filesystem>
-
 #include "core/codec/segment.h"
 #include "core/config/json_reader.h"
 #include "core/p3/p3_node.h"
@@ -175,12 +173,9 @@ TEST(P3Scenario, OnAThinLinkP3GainsPerRoundTrainsTheSameAndRunsInRealMode) {
   EXPECT_EQ(on["p3"]["in_layer_order"], on["p3"]["assembled"]);
   EXPECT_EQ(on["p3"]["rejected"], 0);
   // Real mode, from the same file.
-  const std::string out = testing::fresh_dir("p3-thin");
-  const auto r = testing::run_geotrain("launch " + testing::source_path("scenarios/p3-thin-on.json") + " --out " + out +
-                                       " -q --timeout 300" + testing::set_args(testing::small_sets(4)));
-  ASSERT_EQ(r.exit_code, 0) << r.output;
-  const nlohmann::json real = testing::read_json(out + "/summary.json");
-  std::filesystem::remove_all(out);
+  const nlohmann::json real =
+      testing::launch_summary(testing::source_path("scenarios/p3-thin-on.json"), testing::small_sets(4), "p3-thin");
+  ASSERT_FALSE(real.is_null());
   EXPECT_EQ(real["rounds"], 4);
   ASSERT_TRUE(real["p3"].is_object());
   EXPECT_GT(real["p3"]["assembled"], 0);

@@ -1,5 +1,6 @@
 #include "tests/real_test_util.h"
 
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -20,6 +21,15 @@ std::vector<std::string> small_sets(int rounds) {
 std::string without_wall_time(nlohmann::json summary) {
   summary.erase("wall_time_s");
   return summary.dump();
+}
+
+nlohmann::json launch_summary(const std::string& file, const std::vector<std::string>& sets, const std::string& name) {
+  const std::string out = fresh_dir(name);
+  const auto r = run_geotrain("launch " + file + " --out " + out + " -q --timeout 300" + set_args(sets));
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  nlohmann::json summary = r.exit_code == 0 ? read_json(out + "/summary.json") : nlohmann::json();
+  std::filesystem::remove_all(out);
+  return summary;
 }
 
 std::string set_args(const std::vector<std::string>& sets) {

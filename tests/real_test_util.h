@@ -21,6 +21,9 @@ nlohmann::json read_json(const std::string& path);
 std::string without_wall_time(nlohmann::json summary);
 // /tmp/geotrain-test-NAME-PID, removed if it exists.
 std::string fresh_dir(const std::string& name);
+// `geotrain launch FILE` with `sets` in a fresh directory named after `name`;
+// its summary.json (null, with a test failure naming the output, when the launch fails).
+nlohmann::json launch_summary(const std::string& file, const std::vector<std::string>& sets, const std::string& name);
 
 // Connects to `port` and writes `bytes`, then closes.
 void hit(boost::asio::io_context& io, std::uint16_t port, const std::vector<std::uint8_t>& bytes);

@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <filesystem>
 
 #include "sim/sim_runner.h"
 #include "tests/real_test_util.h"
@@ -12,10 +11,6 @@
 namespace geotrain {
 namespace {
 
-using testing::fresh_dir;
-using testing::read_json;
-using testing::run_geotrain;
-using testing::set_args;
 using testing::small_sets;
 using testing::source_path;
 
@@ -83,11 +78,8 @@ TEST(SchedScenario, EachSchedulerRunsInRealModeFromTheSameFile) {
     const std::string file = source_path(std::string("scenarios/wan8-") + kind + ".json");
     const std::vector<std::string> sets = small_sets(4);
     const nlohmann::json sim = summary_json(sim::run_simulation(load_scenario(file, sets)));
-    const std::string out = fresh_dir(std::string("sched-") + kind);
-    const auto r = run_geotrain("launch " + file + " --out " + out + " -q --timeout 300" + set_args(sets));
-    ASSERT_EQ(r.exit_code, 0) << r.output;
-    const nlohmann::json real = read_json(out + "/summary.json");
-    std::filesystem::remove_all(out);
+    const nlohmann::json real = testing::launch_summary(file, sets, std::string("sched-") + kind);
+    ASSERT_FALSE(real.is_null());
     EXPECT_EQ(real["rounds"], 4);
     ASSERT_TRUE(real["schedule"].is_object());
     EXPECT_GT(real["schedule"]["models_relayed"], 0);
