@@ -91,4 +91,12 @@ Deployment plan_deployment(const Scenario& sc) {
                          p && p->make(sc.policy_params, Role::kStateServer)->uses_state_server(), sc.multigps.servers);
 }
 
+bool may_relay(const Deployment& d, NodeId relay, NodeId origin) {
+  if (relay == origin) return true;
+  const auto valid = [&](NodeId n) { return n >= 0 && n < NodeId(d.nodes.size()); };
+  if (!valid(relay) || !valid(origin)) return false;
+  const NodeId parent = d.nodes[relay].parent;
+  return parent >= 0 && (origin == parent || d.nodes[origin].parent == parent);
+}
+
 }  // namespace geotrain

@@ -49,6 +49,11 @@ struct ArchitectureInfo {
 };
 const std::vector<ArchitectureInfo>& architecture_registry();
 
+// Whether `relay` may forward a message that began at `origin`: its own, its
+// parent's (a model relayed down a scheduled group, core/sched) or a
+// sibling's (a push merged on its way up). Nothing crosses groups.
+bool may_relay(const Deployment& d, NodeId relay, NodeId origin);
+
 // Throws std::invalid_argument for an architecture not in the registry.
 Deployment plan_deployment(const Topology& t, const std::string& architecture, bool state_server = false,
                            int global_servers = 1);

@@ -68,8 +68,14 @@ Payload densify(const Payload& p);
 
 struct Message {
   MsgKind kind = MsgKind::kControl;
-  NodeId from = -1;
-  NodeId to = -1;
+  NodeId from = -1;  // this hop's sender: a runtime sets it, real mode checks it is the authenticated peer
+  NodeId to = -1;    // this hop's receiver
+  // Where the message began and where it ends, when it travels further than
+  // one hop (a scheduled group's relays, core/sched); -1: this hop's from / to.
+  // Real mode accepts an origin other than the sender only from a peer that
+  // may relay for it (may_relay, core/deployment.h).
+  NodeId origin = -1;
+  NodeId dest = -1;
   std::int64_t round = 0;
   // A message sent in parts (kPushPart): the sender's number for the whole,
   // and which part this is (part < parts); all 0 for a message sent whole.
@@ -80,10 +86,11 @@ struct Message {
   // kPullResponse: transfer_s = how long the sending server took to fetch
   // these parameters from its own parent (0 at the top), so a worker can
   // estimate the whole path's transfer time.
-  // kPush and kPullResponse sent by a scheduled group's layer (core/sched):
-  // step_s = the hop sender's clock at send, in seconds, so the receiver
-  // measures the hop's duration (runtimes share a job clock: see Runtime::now).
   double step_s = 0, transfer_s = 0;
+  // The hop sender's clock when it sent this message, in seconds: every
+  // runtime stamps it in send(), so a receiver measures every transfer's
+  // duration (runtimes share one job clock: see Runtime::now).
+  double sent_s = 0;
   Channel channel = Channel::kReliable;
   int priority = 0;                        // higher goes first among messages queued at one sender
   std::shared_ptr<const Payload> payload;  // may be null (acks, requests)
@@ -92,6 +99,9 @@ struct Message {
 
 // What a message costs on the wire is what core/wire writes for it, in both
 // runtimes: make_message() sets wire_bytes from wire_size() (core/wire.h).
+
+inline NodeId origin_of(const Message& m) { return m.origin >= 0 ? m.origin : m.from; }
+inline NodeId dest_of(const Message& m) { return m.dest >= 0 ? m.dest : m.to; }
 
 Message make_message(MsgKind kind, NodeId from, NodeId to, std::int64_t round,
                      std::shared_ptr<const Payload> payload = nullptr);

@@ -17,7 +17,7 @@ void check_layout(const ParamSet& a, const ParamSet& b) {
 ParamSet zeros_like(const ParamSet& p) {
   ParamSet z;
   z.reserve(p.size());
-  for (const auto& b : p) z.push_back({b.key, Eigen::VectorXf::Zero(b.values.size())});
+  for (const auto& b : p) z.push_back({b.key, Eigen::VectorXf::Zero(b.values.size()), b.stands_for});
   return z;
 }
 

@@ -11,7 +11,15 @@ namespace geotrain {
 struct ParamBlock {
   std::uint32_t key = 0;
   Eigen::VectorXf values;
+  // A workload profile's stand-in (core/models/profile_model.h): the number of
+  // elements the real tensor has, which messages are charged for while only
+  // `values` is computed on; 0: a real block (values.size() elements).
+  std::uint64_t stands_for = 0;
 };
+// The elements a block costs on the wire: its real tensor's for a stand-in.
+inline std::uint64_t wire_elements(const ParamBlock& b) {
+  return b.stands_for ? b.stands_for : std::uint64_t(b.values.size());
+}
 
 using ParamSet = std::vector<ParamBlock>;
 

@@ -23,6 +23,7 @@ nlohmann::json summary_json(const RunResult& r) {
   j["runtime"] = r.runtime;
   j["architecture"] = r.architecture;
   j["policy"] = r.policy;
+  j["accuracy_modelled"] = r.accuracy_modelled;
   j["final_test_accuracy"] = last.test_accuracy;
   j["final_loss"] = last.loss;
   j["final_test_loss"] = last.test_loss;

@@ -45,6 +45,9 @@ struct RunResult {
   std::string scenario_name, architecture, policy;
   std::optional<double> target_accuracy;
   std::optional<double> time_to_target_s;
+  // False for a workload profile (core/models/profile_model.h): accuracy and
+  // loss are not modelled, only traffic and time.
+  bool accuracy_modelled = true;
   double sim_time_s = 0;
   double wall_time_s = 0;
   std::int64_t rounds = 0;

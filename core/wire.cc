@@ -70,12 +70,12 @@ ByteSpans ByteSpans::of(std::vector<std::uint8_t> bytes) {
 
 namespace {
 constexpr std::size_t kFixedBytes = kMessageHeaderBytes;
-static_assert(kFixedBytes <= 48, "MessageAssembler::small_ holds the message header");
+static_assert(kFixedBytes <= 64, "MessageAssembler::small_ holds the message header");
 }  // namespace
 
 std::uint64_t dense_wire_bytes(const ParamSet& blocks) {
   std::uint64_t n = kMessageHeaderBytes + kPayloadHeaderBytes;
-  for (const auto& b : blocks) n += kBlockHeaderBytes + sizeof(float) * std::uint64_t(b.values.size());
+  for (const auto& b : blocks) n += kBlockHeaderBytes + sizeof(float) * wire_elements(b);
   return n;
 }
 
@@ -100,12 +100,15 @@ ByteSpans encode_message_spans(const Message& m) {
   w.put<std::int32_t>(m.priority);
   w.put<std::int32_t>(m.from);
   w.put<std::int32_t>(m.to);
+  w.put<std::int32_t>(m.origin);
+  w.put<std::int32_t>(m.dest);
   w.put<std::int64_t>(m.round);
   w.put<std::uint32_t>(m.seq);
   w.put<std::uint16_t>(m.part);
   w.put<std::uint16_t>(m.parts);
   w.put<double>(m.step_s);
   w.put<double>(m.transfer_s);
+  w.put<double>(m.sent_s);
   w.put<std::uint8_t>(m.payload ? 1 : 0);
   if (m.payload) {
     w.put<double>(m.payload->loss_sum);
@@ -191,6 +194,9 @@ void MessageAssembler::field_complete() {
       msg_.priority = r.get<std::int32_t>();
       msg_.from = r.get<std::int32_t>();
       msg_.to = r.get<std::int32_t>();
+      msg_.origin = r.get<std::int32_t>();
+      msg_.dest = r.get<std::int32_t>();
+      if (msg_.origin < -1 || msg_.dest < -1) throw WireError("bad origin or destination");
       msg_.round = r.get<std::int64_t>();
       msg_.seq = r.get<std::uint32_t>();
       msg_.part = r.get<std::uint16_t>();
@@ -198,7 +204,9 @@ void MessageAssembler::field_complete() {
       if (msg_.parts == 0 ? msg_.part != 0 : msg_.part >= msg_.parts) throw WireError("bad part index");
       msg_.step_s = r.get<double>();
       msg_.transfer_s = r.get<double>();
-      if (!std::isfinite(msg_.step_s) || !std::isfinite(msg_.transfer_s)) throw WireError("non-finite timing");
+      msg_.sent_s = r.get<double>();
+      if (!std::isfinite(msg_.step_s) || !std::isfinite(msg_.transfer_s) || !std::isfinite(msg_.sent_s))
+        throw WireError("non-finite timing");
       const auto has = r.get<std::uint8_t>();
       if (has > 1) throw WireError("bad payload flag");
       if (has) {

@@ -1,10 +1,11 @@
 // Byte encoding of a Message for real networks (simulation never serialises).
-// Layout, little-endian: u8 kind, u8 channel, i32 priority, i32 from, i32 to,
-// i64 round, f64 step_s, f64 transfer_s, u8 has_payload, then if present: f64 loss_sum, i32 contributors,
-// u8 flags (bit 0: from_zero; the others zero), u32 dense block count, u32 coded block count, per dense block: u32 key,
-// u32 n, n x f32; per coded block: u32 key, u32 n, u8 codec id, u32 byte count, the codec's bytes (checked by that
-// codec: core/codec/codec_registry.h). Keys ascend in each list and no key is in both. decode() validates every length
-// against the buffer and throws WireError on anything malformed: a hostile peer cannot make it read out of bounds.
+// Layout, little-endian: u8 kind, u8 channel, i32 priority, i32 from, i32 to, i32 origin, i32 dest,
+// i64 round, u32 seq, u16 part, u16 parts, f64 step_s, f64 transfer_s, f64 sent_s, u8 has_payload, then if present: f64
+// loss_sum, i32 contributors, u8 flags (bit 0: from_zero; the others zero), u32 dense block count, u32 coded block
+// count, per dense block: u32 key, u32 n, n x f32; per coded block: u32 key, u32 n, u8 codec id, u32 byte count, the
+// codec's bytes (checked by that codec: core/codec/codec_registry.h). Keys ascend in each list and no key is in both.
+// decode() validates every length against the buffer and throws WireError on anything malformed: a hostile peer cannot
+// make it read out of bounds.
 #pragma once
 #include <cstdint>
 #include <stdexcept>
@@ -31,12 +32,14 @@ struct ByteSpans {
 };
 
 // Bytes of the fixed part every message has (kind, channel, priority, ids, round, parts, timings, payload flag).
-constexpr std::uint64_t kMessageHeaderBytes = 1 + 1 + 4 + 4 + 4 + 8 + 4 + 2 + 2 + 8 + 8 + 1;
+constexpr std::uint64_t kMessageHeaderBytes = 1 + 1 + 4 + 4 + 4 + 4 + 4 + 8 + 4 + 2 + 2 + 8 + 8 + 8 + 1;
 constexpr std::uint64_t kPayloadHeaderBytes = 8 + 4 + 1 + 4 + 4;  // loss, contributors, flags, block counts
 constexpr std::uint64_t kBlockHeaderBytes = 4 + 4;                // a dense block: key, length
 constexpr std::uint64_t kCodedHeaderBytes = 4 + 4 + 1 + 4;        // a coded block: key, length, codec, byte count
 // What encode_message writes for a message carrying `p` (null: none): the one
 // definition of a message's cost, which make_message() charges in every runtime.
+// A workload profile's stand-in block is charged for the tensor it stands for
+// (profiles run only in simulation, which never serialises).
 std::uint64_t wire_size(const Payload* p);
 // The same for a message carrying `blocks` densely (e.g. the whole model).
 std::uint64_t dense_wire_bytes(const ParamSet& blocks);
@@ -65,7 +68,7 @@ class MessageAssembler {
   void check_coded();  // the coded block just read, by its codec (WireError)
   std::size_t total_, consumed_ = 0;
   State state_ = State::kFixed;
-  std::uint8_t small_[48];  // the largest fixed field group (the message header)
+  std::uint8_t small_[64];  // the largest fixed field group (the message header)
   std::size_t small_want_, small_have_ = 0;
   std::uint8_t* data_ = nullptr;
   std::size_t data_left_ = 0;

@@ -141,6 +141,8 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
   const auto t0 = Clock::now();
   const StopSignals stop_signals;  // Ctrl-C: children stopped, relays closed, namespaces removed
   const Scenario sc = load_scenario(scenario, sets);
+  if (sc.model.kind == "profile")
+    throw ConfigError(scenario, "/model", "a workload profile runs only in simulation (its tensors are stand-ins)");
   const Deployment dep = plan_deployment(sc);
   if (opt.fault.kill_node >= int(dep.nodes.size())) {
     std::string ids;

@@ -159,6 +159,7 @@ const bool kTraceMessages = std::getenv("GEOTRAIN_TRACE") != nullptr;
 
 void RealNode::send(Message msg) {
   msg.from = self_;
+  msg.sent_s = to_seconds(now());
   if (kTraceMessages)
     log("send " + std::string(to_string(msg.kind)) + " r" + std::to_string(msg.round) + " -> " +
         std::to_string(msg.to));
@@ -276,6 +277,11 @@ void RealNode::on_frame(NodeId peer, Frame&& f) {
             (started_ ? "" : " (before our GO: held until start)"));
       if (m.from != peer || m.to != self_) {
         log("node " + std::to_string(peer) + " sent a message with forged addressing; dropped");
+        return;
+      }
+      if (!may_relay(job_.deployment(), peer, origin_of(m))) {
+        log("node " + std::to_string(peer) + " relayed a message from node " + std::to_string(origin_of(m)) +
+            ", which it may not relay for; dropped");
         return;
       }
       // A peer that got GO sooner may message us before our GO arrives: hold

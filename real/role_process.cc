@@ -19,6 +19,8 @@ namespace geotrain::real {
 
 int run_role(const RealConfig& cfg, NodeId id) {
   const Scenario sc = load_scenario(cfg.scenario, cfg.sets);
+  if (sc.model.kind == "profile")
+    throw ConfigError(cfg.scenario, "/model", "a workload profile runs only in simulation (its tensors are stand-ins)");
   const TrainingJob job(sc);
   const auto& dep = job.deployment();
   if (id < 0 || id >= NodeId(dep.nodes.size()))

@@ -14,6 +14,8 @@
 #pragma once
 #include <cstdint>
 
+#include "core/config/topology.h"
+
 namespace geotrain::sim {
 
 constexpr std::uint32_t kRealSegmentBytes = 1448;   // a 1500-byte IP packet's TCP payload (with timestamps)
@@ -25,6 +27,18 @@ inline double bdp_bytes(double mbps, double one_way_latency_ms) {
 }
 
 std::uint32_t segment_cap_bytes(double slowest_mbps, double latency_ms, double min_rto_ms);
+// The slowest and the fastest bandwidth a link ever has, its trace included.
+double slowest_mbps(const LinkSpec& l);
+double fastest_mbps(const LinkSpec& l);
+// The largest segment a path across this link may use: segment_bytes,
+// segment_cap_bytes' cap, one real packet if the link is lossy (loss is drawn
+// per real packet: packet_loss_model.h).
+std::uint32_t link_segment_bytes(const LinkSpec& l, std::uint32_t segment_bytes, double min_rto_ms);
+// A TCP send buffer for a path with this bandwidth-delay product: 1.25 x it
+// plus two segments, at least 128 KiB, whole segments; `fixed` instead if set.
+std::uint64_t send_buffer_bytes(double bdp_bytes, std::uint32_t segment, std::uint64_t fixed);
+// A byte count (initial window) in whole segments, at least one.
+std::uint32_t initial_cwnd_segments(std::uint32_t initial_cwnd_bytes, std::uint32_t segment_bytes);
 std::uint64_t queue_limit_bytes(double mbps, double latency_ms, std::uint32_t largest_packet_bytes);
 
 }  // namespace geotrain::sim

@@ -17,19 +17,7 @@ namespace {
 void count_bytes(std::uint64_t* counter, ns3::Ptr<const ns3::Packet> p) { *counter += p->GetSize(); }
 void count_packet(std::uint64_t* counter, ns3::Ptr<const ns3::Packet>) { ++*counter; }
 
-double fastest_mbps(const LinkSpec& l) {
-  double bw = l.bandwidth_mbps;
-  for (const auto& p : l.trace) bw = std::max(bw, p.bandwidth_mbps);
-  return bw;
-}
-
 ns3::DataRate rate(double mbps) { return ns3::DataRate(std::uint64_t(mbps * 1e6)); }
-
-double slowest_mbps(const LinkSpec& l) {
-  double bw = l.bandwidth_mbps;
-  for (const auto& p : l.trace) bw = std::min(bw, p.bandwidth_mbps);
-  return bw;
-}
 
 // Largest bandwidth-delay product over host-to-host paths (two LAN hops plus
 // the WAN hop); the TCP buffers need at least this to fill the pipe.
@@ -161,21 +149,15 @@ SimNetwork::SimNetwork(const Scenario& sc, const Deployment& dep) {
 }
 
 std::uint64_t SimNetwork::send_buffer(double bdp_bytes, std::uint32_t segment) const {
-  std::uint64_t b = tcp_buffer_bytes_;
-  if (b == 0) b = std::max<std::uint64_t>(131072, std::uint64_t(1.25 * bdp_bytes) + 2 * segment);
-  // ns-3 keeps buffer sizes in 32 bits and TCP's window scaling stops at 1 GiB:
-  // the receive buffer (twice this) must stay below that, whatever the BDP.
-  b = std::min<std::uint64_t>(b, std::uint64_t(1) << 29);
-  return (b + segment - 1) / segment * segment;
+  return send_buffer_bytes(bdp_bytes, segment, tcp_buffer_bytes_);
 }
 
 std::uint32_t SimNetwork::segment_cap(const LinkSpec& l) const {
-  const std::uint32_t cap = std::min(segment_bytes_, segment_cap_bytes(slowest_mbps(l), l.latency_ms, min_rto_ms_));
-  return l.loss > 0 ? std::min(cap, kRealSegmentBytes) : cap;  // real packets where they get lost: packet_loss_model.h
+  return link_segment_bytes(l, segment_bytes_, min_rto_ms_);
 }
 
 std::uint32_t SimNetwork::initial_cwnd_segments(std::uint32_t segment_bytes) const {
-  return std::max<std::uint32_t>(1, std::uint32_t(std::lround(double(initial_cwnd_bytes_) / segment_bytes)));
+  return sim::initial_cwnd_segments(initial_cwnd_bytes_, segment_bytes);
 }
 
 // Delayed ACKs count segments too: with super-segments, "ACK every 2nd segment"

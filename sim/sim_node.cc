@@ -2,7 +2,7 @@
 
 namespace geotrain::sim {
 
-SimNode::SimNode(NodeId id, SimTransport& transport, const ComputeModel& compute, std::uint64_t seed,
+SimNode::SimNode(NodeId id, Transport& transport, const ComputeModel& compute, std::uint64_t seed,
                  std::function<void()> on_stop)
     : id_(id), transport_(transport), compute_(compute), on_stop_(std::move(on_stop)) {
   std::seed_seq seq{seed, std::uint64_t(id), std::uint64_t(0x6765747261696eULL)};
@@ -36,6 +36,7 @@ void SimNode::cancel(TimerId id) {
 
 void SimNode::send(Message msg) {
   msg.from = id_;
+  msg.sent_s = to_seconds(now());
   transport_.send(std::move(msg));
 }
 

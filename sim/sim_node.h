@@ -1,5 +1,5 @@
 // The Runtime of one simulated node: ns-3's clock and event queue, the shared
-// SimTransport, and the compute-time model (the step's maths runs at once; its
+// Transport (packet-level or flow-level), and the compute-time model (the step's maths runs at once; its
 // completion fires after the modelled duration in simulated time).
 #pragma once
 #include <ns3/core-module.h>
@@ -10,13 +10,13 @@
 
 #include "core/compute_model.h"
 #include "core/runtime.h"
-#include "sim/sim_transport.h"
+#include "sim/transport.h"
 
 namespace geotrain::sim {
 
 class SimNode : public Runtime {
  public:
-  SimNode(NodeId id, SimTransport& transport, const ComputeModel& compute, std::uint64_t seed,
+  SimNode(NodeId id, Transport& transport, const ComputeModel& compute, std::uint64_t seed,
           std::function<void()> on_stop);
   ~SimNode() override;
   NodeId self() const override { return id_; }
@@ -30,7 +30,7 @@ class SimNode : public Runtime {
 
  private:
   NodeId id_;
-  SimTransport& transport_;
+  Transport& transport_;
   const ComputeModel& compute_;
   std::mt19937_64 rng_;
   std::function<void()> on_stop_;

@@ -11,6 +11,7 @@
 #include "core/monitor.h"
 #include "core/progress.h"
 #include "core/role_stats.h"
+#include "sim/flow_network.h"
 #include "sim/sim_network.h"
 #include "sim/sim_node.h"
 #include "sim/sim_transport.h"
@@ -34,17 +35,29 @@ RunResult run_simulation(const Scenario& sc, const SimOptions& opt) {
 
   RunResult result;
   {
-    SimNetwork net(sc, dep);
     std::vector<std::unique_ptr<Actor>> actors(dep.nodes.size());
-    SimTransport transport(net, [&actors](const Message& m) { actors[m.to]->on_message(m); });
-    RunMonitor monitor(job.model(), job.data().test, sc.stop, sc.eval, [&net] { return net.counters(); });
+    const auto deliver = [&actors](const Message& m) { actors[m.to]->on_message(m); };
+    // One of the two network models (network.model): packet-level ns-3, or flows.
+    std::unique_ptr<SimNetwork> net;
+    std::unique_ptr<Transport> transport;
+    FlowNetwork* flows = nullptr;
+    if (sc.network.model == "flow") {
+      auto f = std::make_unique<FlowNetwork>(sc, dep, deliver);
+      flows = f.get();
+      transport = std::move(f);
+    } else {
+      net = std::make_unique<SimNetwork>(sc, dep);
+      transport = std::make_unique<SimTransport>(*net, deliver);
+    }
+    const auto counters = [&] { return flows ? flows->counters() : net->counters(); };
+    RunMonitor monitor(job.model(), job.data().test, sc.stop, sc.eval, counters);
     Progress progress(opt.progress, "sim", sc.stop.rounds);
     monitor.on_eval([&progress](const TimelineRow& r) { progress(r); });
 
     std::vector<std::unique_ptr<SimNode>> nodes;
     bool job_stopped = false;  // the core ended the job (vs. the time limit, or no events left)
     for (const auto& n : dep.nodes) {
-      nodes.push_back(std::make_unique<SimNode>(n.id, transport, job.compute_model(), sc.seed, [&job_stopped] {
+      nodes.push_back(std::make_unique<SimNode>(n.id, *transport, job.compute_model(), sc.seed, [&job_stopped] {
         job_stopped = true;
         ns3::Simulator::Stop();
       }));
@@ -61,20 +74,21 @@ RunResult run_simulation(const Scenario& sc, const SimOptions& opt) {
 
     result.runtime = "sim";
     result.scenario_name = sc.name;
+    result.accuracy_modelled = job.model().accuracy_modelled();
     result.architecture = sc.architecture;
     result.policy = sc.policy;
     result.target_accuracy = sc.stop.target_accuracy;
     result.time_to_target_s = monitor.time_to_target_s();
     result.sim_time_s = to_seconds(end);
-    result.bytes = net.counters();
+    result.bytes = counters();
     result.events = ns3::Simulator::GetEventCount();
     result.timeline = monitor.timeline();
     std::vector<RoleReport> reports;
     for (const auto& a : actors) reports.push_back({a->report(end), result.sim_time_s});
     assemble_role_reports(sc, dep, reports, &result);
-    result.network = net.settings();
+    result.network = flows ? flows->settings() : net->settings();
     result.scenario = sc.resolved;
-    result.drops = net.drops();
+    result.drops = flows ? flows->drops() : net->drops();
     if (const auto n = result.drops["dropped_at_sending_hosts"].get<std::uint64_t>(); n > 0 && opt.progress)
       std::fprintf(stderr,
                    "warning: %llu packets were dropped at their sending hosts, whose queues should never drop "
@@ -92,6 +106,8 @@ RunResult run_simulation(const Scenario& sc, const SimOptions& opt) {
       result.error = "no round completed within stop.sim_time_s = " + std::to_string(sc.stop.sim_time_s) + " s";
     actors.clear();
     nodes.clear();
+    transport.reset();
+    net.reset();
   }
   ns3::Simulator::Destroy();
   result.wall_time_s = seconds_since(t0);

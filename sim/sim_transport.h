@@ -21,16 +21,17 @@
 #include "core/message.h"
 #include "core/net/fragments.h"
 #include "sim/sim_network.h"
+#include "sim/transport.h"
 
 namespace geotrain::sim {
 
-class SimTransport {
+class SimTransport : public Transport {
  public:
   using Deliver = std::function<void(const Message&)>;
   // Opens a TCP listener and a UDP socket on every host.
   SimTransport(SimNetwork& net, Deliver deliver);
-  ~SimTransport();
-  void send(Message msg);
+  ~SimTransport() override;
+  void send(Message msg) override;
   // One best-effort datagram: fragment `h` of a message, `chunk_bytes` of it
   // (send() cuts messages into these; tests forge them).
   void send_fragment(NodeId from, NodeId to, const FragmentHeader& h, std::uint32_t chunk_bytes);

@@ -33,6 +33,7 @@ struct Observed {
   std::map<std::int64_t, Payload> global_sum;                 // by round: every push the global server took in
   int mismatched = 0;                                         // deliveries of a round's model that differ from it
   std::uint64_t relayed = 0, merged = 0;
+  int foreign_origin = 0, misdirected = 0;
 };
 
 // Runs the job, watching what reaches every node.
@@ -45,6 +46,7 @@ Observed run(const Scenario& sc) {
     if (m.kind == MsgKind::kPullResponse) {
       const bool relayed = m.from != to.parent;
       if (relayed) ++o.relayed;
+      if (origin_of(m) != to.parent) ++o.foreign_origin;  // relayed or not, the model is the server's
       ++o.models_got[{m.to, m.round}];
       auto it = o.model.find(m.round);
       if (it == o.model.end())
@@ -60,8 +62,10 @@ Observed run(const Scenario& sc) {
         accumulate(it->second, *m.payload);
     }
     if (m.kind == MsgKind::kPush && to.role != Role::kGlobalServer && to.parent != m.from &&
-        std::find(to.children.begin(), to.children.end(), m.from) == to.children.end())
+        std::find(to.children.begin(), to.children.end(), m.from) == to.children.end()) {
       ++o.merged;
+      if (dest_of(m) != to.parent) ++o.misdirected;  // a push handed to a sibling is still bound for the server
+    }
   });
   fj.run();
   return o;
@@ -87,6 +91,8 @@ TEST(Sched, EveryMemberGetsEachRoundsOneModelOnceAndMergedSumsEqualTheFlatSum) {
     EXPECT_EQ(o.mismatched, 0);
     EXPECT_GT(o.relayed, 0u) << "nothing was relayed: the scheduler did not schedule";
     EXPECT_GT(o.merged, 0u) << "no push was merged on the way";
+    EXPECT_EQ(o.foreign_origin, 0) << "a relayed model must name the server as its origin";
+    EXPECT_EQ(o.misdirected, 0) << "a push sent to a sibling must name the server as its destination";
     // Round 0 starts from the same model, so its pushes are the same: the
     // merged sum the global server took in equals the flat one (float order aside).
     ASSERT_TRUE(o.global_sum.count(0));
@@ -223,7 +229,8 @@ TEST(TsEngine, PairsReadyNodesTheFasterWayAndTheRootAlwaysReceives) {
 
 TEST(Sched, ARelayOrPushFromOutsideTheGroupIsRefusedAndCounted) {
   // WAN scheduled, LAN direct: a worker may not push to another DC's local
-  // server, nor order anyone about; the job goes on as if nothing was sent.
+  // server, nor order anyone about, and a member may pass on only its
+  // server's model, not one of its own; the job goes on as if nothing was sent.
   const Scenario sc = wan8("graph", 6, {"schedule.lan.kind=direct"});
   FakeJob fj(sc);
   const Deployment& dep = fj.job().deployment();
@@ -233,6 +240,10 @@ TEST(Sched, ARelayOrPushFromOutsideTheGroupIsRefusedAndCounted) {
     if (n.role == Role::kLocalServer && worker >= 0 && n.id != dep.nodes[worker].parent) other_ls = n.id;
   }
   ASSERT_GE(other_ls, 0);
+  NodeId sibling = -1;  // a local server beside other_ls in the WAN group
+  for (const auto& n : dep.nodes)
+    if (n.role == Role::kLocalServer && n.id != other_ls) sibling = n.id;
+  ASSERT_GE(sibling, 0);
   fj.world().at(kNsPerSecond / 10, [&] {
     auto forged = std::make_shared<Payload>();
     forged->blocks = fj.job().initial_params();
@@ -241,11 +252,34 @@ TEST(Sched, ARelayOrPushFromOutsideTheGroupIsRefusedAndCounted) {
     Message order = make_message(MsgKind::kRelayOrder, worker, other_ls, 1);
     order.seq = std::uint32_t(dep.global_server);
     fj.world().runtime(worker).send(order);
+    auto model = std::make_shared<Payload>();
+    model->blocks = fj.job().initial_params();
+    fj.world().runtime(sibling).send(make_message(MsgKind::kPullResponse, sibling, other_ls, 1, model));
   });
   fj.run();
   const nlohmann::json rep = fj.actor(other_ls).report(fj.world().now());
-  EXPECT_EQ(rep["sched"]["rejected"].get<int>() + rep["sched"]["member"]["rejected"].get<int>(), 2) << rep.dump();
+  EXPECT_EQ(rep["sched"]["rejected"].get<int>() + rep["sched"]["member"]["rejected"].get<int>(), 3) << rep.dump();
   EXPECT_EQ(fj.monitor().timeline().back().round, 6);
+}
+
+TEST(MayRelay, OnlyOneselfOnesParentOrASiblingInsideOneGroup) {
+  // Real mode drops any message whose origin its sending peer may not relay for.
+  const Deployment d = plan_deployment(wan8("graph", 1));
+  const NodeId gs = d.global_server;
+  const NodeId ls_a = d.nodes[gs].children.at(0), ls_b = d.nodes[gs].children.at(1);
+  const NodeId w_a = d.nodes[ls_a].children.at(0), w_a2 = d.nodes[ls_a].children.at(1);
+  const NodeId w_b = d.nodes[ls_b].children.at(0);
+  EXPECT_TRUE(may_relay(d, ls_a, ls_a));
+  EXPECT_TRUE(may_relay(d, ls_a, gs));    // the server's model, down the WAN group
+  EXPECT_TRUE(may_relay(d, ls_a, ls_b));  // a sibling's push, merged on the way
+  EXPECT_TRUE(may_relay(d, w_a, ls_a));   // inside a DC
+  EXPECT_TRUE(may_relay(d, w_a, w_a2));
+  EXPECT_FALSE(may_relay(d, w_a, w_b));  // another DC's worker
+  EXPECT_FALSE(may_relay(d, w_a, gs));   // two levels up: not its group
+  EXPECT_FALSE(may_relay(d, w_a, ls_b));
+  EXPECT_FALSE(may_relay(d, gs, ls_a));    // the top has no group above
+  EXPECT_FALSE(may_relay(d, ls_a, 9999));  // no such node
+  EXPECT_FALSE(may_relay(d, -1, gs));
 }
 
 TEST(SchedConfig, SchedulersNeedBspDenseStreamsAndNoDgt) {

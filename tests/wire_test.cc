@@ -25,6 +25,9 @@ Message sample() {
   m.channel = Channel::kBestEffort;
   m.step_s = 0.375;
   m.transfer_s = 1.5e-3;
+  m.sent_s = 12.625;
+  m.origin = 0;
+  m.dest = 9;
   return m;
 }
 
@@ -38,6 +41,11 @@ TEST(Wire, MessageRoundTrip) {
   EXPECT_EQ(d.round, 42);
   EXPECT_EQ(d.step_s, 0.375);
   EXPECT_EQ(d.transfer_s, 1.5e-3);
+  EXPECT_EQ(d.sent_s, 12.625);
+  EXPECT_EQ(d.origin, 0);
+  EXPECT_EQ(d.dest, 9);
+  EXPECT_EQ(origin_of(d), 0);
+  EXPECT_EQ(dest_of(d), 9);
   EXPECT_EQ(d.priority, -3);
   EXPECT_EQ(d.channel, Channel::kBestEffort);
   EXPECT_EQ(d.wire_bytes, m.wire_bytes);

@@ -68,6 +68,7 @@ void read_optimizer(JsonReader r, OptimizerSpec& o) {
 }
 
 void read_network(JsonReader r, NetworkSpec& n) {
+  n.model = r.string("model", n.model, {"ns3", "flow"});
   n.segment_bytes = int(r.integer("segment_bytes", n.segment_bytes, 536, 65000));
   n.tcp_buffer_bytes = r.integer("tcp_buffer_bytes", 0, 0, std::int64_t(1) << 29);  // ns-3: 32-bit, window < 1 GiB
   n.initial_cwnd_bytes = int(r.integer("initial_cwnd_bytes", n.initial_cwnd_bytes, 536, 1 << 26));
@@ -259,6 +260,11 @@ Scenario read_scenario(nlohmann::json j, const std::string& path, const std::vec
   read_schedule(r.object_or_empty("schedule"), sc, sc.schedule);
   read_p3(r.object_or_empty("p3"), sc, sc.p3);
   read_multigps(r.object_or_empty("multigps"), sc, sc.multigps);
+  if (sc.model.kind == "profile") {  // stand-in tensors: what cuts or codes tensor values cannot apply
+    if (sc.compression.any()) r.fail("model", "a workload profile runs without codecs (compression)");
+    if (sc.dgt.on() || sc.p3.on() || sc.multigps.servers > 1)
+      r.fail("model", "a workload profile does not combine with dgt, p3 or multigps (they cut tensors)");
+  }
   r.finish();
   return sc;
 }

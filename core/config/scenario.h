@@ -21,6 +21,7 @@ namespace geotrain {
 struct ModelSpec {
   std::string kind = "mlp";  // mlp | softmax
   std::vector<int> hidden;   // mlp only
+  std::string profile;       // profile only: a name from workload_profiles()
 };
 
 struct DatasetSpec {
@@ -49,6 +50,8 @@ struct EvalSpec {
 };
 
 struct NetworkSpec {
+  // ns3: packet-level (sim/sim_network); flow: max-min fair flows (sim/flow_network), for scale.
+  std::string model = "ns3";
   int segment_bytes = 64000;          // TCP segment (and link MTU - headers): super-segments simulate fast
   std::int64_t tcp_buffer_bytes = 0;  // 0 = sized to the largest path bandwidth-delay product
   int initial_cwnd_bytes = 14600;     // real TCP's 10 x 1460 B, converted to segments

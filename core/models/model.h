@@ -34,6 +34,9 @@ class Model {
   // Floating-point operations of one training step (forward + backward) per sample:
   // what the compute-time model charges.
   virtual double train_flops_per_sample() const = 0;
+  // False for a workload profile, which moves the traffic and charges the
+  // compute of a model it does not train (summary.json: accuracy_modelled).
+  virtual bool accuracy_modelled() const { return true; }
 };
 
 // Accuracy and mean loss over the first max_samples samples of d (all if <= 0),

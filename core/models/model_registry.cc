@@ -1,6 +1,7 @@
 #include "core/models/model_registry.h"
 
 #include "core/models/mlp.h"
+#include "core/models/profile_model.h"
 
 namespace geotrain {
 
@@ -20,6 +21,18 @@ const std::vector<ModelInfo>& model_registry() {
        [](JsonReader&, ModelSpec&) {},
        [](const ModelSpec&, int features, int classes) {
          return std::make_unique<Mlp>(features, std::vector<int>{}, classes);
+       }},
+      {{"profile",
+        "a workload profile: a published model's tensor sizes and compute, for traffic and time studies "
+        "(accuracy not modelled; simulation only)",
+        {{"profile", "required", "resnet50 | vgg16 | bert-base | gpt2-small | mlp-quickstart | softmax-fashion"}}},
+       [](JsonReader& r, ModelSpec& m) {
+         std::vector<std::string> names;
+         for (const auto& p : workload_profiles()) names.push_back(p.name);
+         m.profile = r.string("profile", std::nullopt, names);
+       },
+       [](const ModelSpec& m, int, int classes) {
+         return std::make_unique<ProfileModel>(*find_profile(m.profile), classes);
        }},
   };
   return registry;

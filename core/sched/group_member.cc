@@ -39,7 +39,11 @@ bool GroupMember::on_message(const Message& msg) {
   switch (msg.kind) {
     case MsgKind::kPullResponse: {
       if (!from_group(msg.from)) return false;
-      report_to_root(MsgKind::kModelReport, msg.round, msg.from, clock_s() - msg.step_s, msg.wire_bytes);
+      if (origin_of(msg) != root_) {  // a group's only model is its server's
+        ++rejected_;
+        return true;
+      }
+      report_to_root(MsgKind::kModelReport, msg.round, msg.from, clock_s() - msg.sent_s, msg.wire_bytes);
       Message m = msg;
       m.from = root_;  // to the role, the model comes from its server, whoever relayed it
       model_ = std::move(m);
@@ -51,7 +55,7 @@ bool GroupMember::on_message(const Message& msg) {
     }
     case MsgKind::kPush: {
       if (!siblings_.count(msg.from)) return false;  // from a child: not this side's
-      report_to_root(MsgKind::kMergeReport, msg.round, msg.from, clock_s() - msg.step_s, msg.wire_bytes);
+      report_to_root(MsgKind::kMergeReport, msg.round, msg.from, clock_s() - msg.sent_s, msg.wire_bytes);
       pushes_[msg.round].merged.push_back(msg.payload);
       ++merged_;
       try_push(msg.round);
@@ -93,7 +97,7 @@ void GroupMember::relay(NodeId to) {
   Message m = *model_;
   m.from = rt_.self();
   m.to = to;
-  m.step_s = clock_s();
+  m.origin = root_;  // relayed: the server's model, forwarded by me
   ++relayed_;
   rt_.send(std::move(m));
 }
@@ -111,7 +115,7 @@ void GroupMember::try_push(std::int64_t round) {
     m.priority = p.own->priority;
   }
   m.to = p.order->first;
-  m.step_s = clock_s();
+  m.dest = root_;                                 // to a sibling that merges it: still bound for the server
   pushes_.erase(pushes_.begin(), std::next(it));  // this round and any older one are done
   rt_.send(std::move(m));
 }

@@ -57,7 +57,7 @@ bool GroupRoot::on_message(const Message& msg) {
     }
     case MsgKind::kPush: {
       if (!is_member(msg.from)) return false;
-      throughput_->record(msg.from, group_.root, msg.wire_bytes, to_seconds(rt_.now()) - msg.step_s);
+      throughput_->record(msg.from, group_.root, msg.wire_bytes, to_seconds(rt_.now()) - msg.sent_s);
       std::vector<NodeId> covered;
       covered_by(msg.from, covered);
       deliver_(msg);
@@ -83,7 +83,6 @@ void GroupRoot::send_model(NodeId holder, NodeId receiver) {
   if (holder == group_.root) {
     Message m = *model_;
     m.to = receiver;
-    m.step_s = to_seconds(rt_.now());
     rt_.send(std::move(m));
     return;
   }

@@ -1,6 +1,9 @@
 // Per-pair throughput estimates a scheduler reads (core/sched): for each
 // ordered pair of nodes, the last transfer measured between them (bytes over
-// its duration in the runtime's time, as its receiver saw it) and a prior
+// its duration in the runtime's time, as its receiver saw it: every runtime
+// stamps a message's send time, Message::sent_s; inside a scheduled group
+// every model and push a member receives is reported to the coordinator,
+// and every push the coordinator's node receives is recorded) and a prior
 // from the scenario's topology (the declared bandwidth and latency, and TCP's
 // slow start from its initial window on a connection not used before), used
 // until the pair has been measured. Both runtimes fill it the same way, so a

@@ -22,6 +22,7 @@ class FakeWorld::Node : public Runtime {
   void cancel(TimerId id) override { cancelled_.insert(id); }
   void send(Message msg) override {
     msg.from = id_;
+    msg.sent_s = to_seconds(w_.now());
     w_.transmit(std::move(msg));
   }
   void compute(ComputeCost cost, std::function<void()> work, std::function<void()> done) override {

@@ -24,7 +24,7 @@ def message(kind, frm, to, rnd, blocks=None, coded=None, seq=0, part=0, parts=0)
     """core/wire.h: header, then a payload of dense blocks [(key, values)] and coded
     blocks [(key, n, format id, bytes)]."""
     has = blocks is not None or coded is not None
-    m = struct.pack("<BBiiiqIHHddB", kind, 0, 0, frm, to, rnd, seq, part, parts, 0.0, 0.0, 1 if has else 0)
+    m = struct.pack("<BBiiiiiqIHHdddB", kind, 0, 0, frm, to, -1, -1, rnd, seq, part, parts, 0.0, 0.0, 0.0, 1 if has else 0)
     if has:
         blocks, coded = blocks or [], coded or []
         m += struct.pack("<diBII", 0.5, 2, 0, len(blocks), len(coded))

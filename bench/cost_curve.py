@@ -1,0 +1,135 @@
+#!/usr/bin/python3
+"""The simulator's cost curve: wall time and peak memory of `geotrain sim`
+against DCs, workers per DC, rounds and model size, for both network models
+(network.model = flow | ns3), each point in its own process (peak memory is
+the process's, from wait4).
+
+Usage: bench/cost_curve.py [--geotrain build/geotrain] [--out docs] [--quick]
+Writes OUT/cost-curve.csv and OUT/cost-curve.png, and prints per axis how
+wall time grows (a least-squares line, and R^2). The flow model's grid goes
+to 64 DCs x 16 workers; ns-3's stays small (it moves every packet: about a
+second per simulated gigabyte here). --quick runs a smaller grid.
+"""
+import argparse
+import csv
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+BASE = os.path.join(ROOT, "scenarios", "scale-8x8-resnet50.json")
+PROFILE_MB = {"softmax-fashion": 0.03, "mlp-quickstart": 0.41, "resnet50": 102.2, "bert-base": 437.9, "vgg16": 553.4}
+
+
+def topology(dcs, workers):
+    return {"name": f"cost-{dcs}x{workers}", "lan": {"bandwidth_mbps": 10000, "latency_ms": 0.05},
+            "dcs": [{"name": f"dc-{i}", "workers": workers, "worker_gflops": 15000} for i in range(dcs)],
+            "global_server_dc": "dc-0", "wan": {"default": {"bandwidth_mbps": 1000, "latency_ms": 25}}}
+
+
+def run(geotrain, model, dcs, workers, rounds, profile):
+    with tempfile.TemporaryDirectory() as out:
+        sets = [f"topology={json.dumps(topology(dcs, workers))}", f"model.profile={profile}",
+                f"stop.rounds={rounds}", f"network.model={model}", "eval.every_rounds=1000000",
+                f"dataset.train={max(4096, dcs * workers * 32)}"]
+        cmd = [geotrain, "sim", "-q", "-o", out, BASE] + [a for s in sets for a in ("--set", s)]
+        p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        _, status, usage = os.wait4(p.pid, 0)
+        if status != 0:
+            sys.exit(f"failed: {' '.join(cmd)}\n{p.stderr.read().decode()}")
+        s = json.load(open(os.path.join(out, "summary.json")))
+    return {"model": model, "dcs": dcs, "workers_per_dc": workers, "rounds": rounds, "profile": profile,
+            "model_mb": PROFILE_MB[profile], "flows": dcs * workers + dcs, "wall_s": s["wall_time_s"],
+            "peak_mb": usage.ru_maxrss / 1024, "events": s["events"], "sim_s_per_round": s["time_per_round_s"]}
+
+
+def grid(quick):
+    # (axis, model, dcs, workers, rounds, profile); the first entry of each axis is its base.
+    g = []
+    f_dcs = [4, 8, 16, 32, 64] if not quick else [4, 16, 64]
+    f_workers = [2, 4, 8, 16, 32] if not quick else [2, 8, 32]
+    f_rounds = [10, 20, 40, 80, 160] if not quick else [10, 40, 160]
+    for d in f_dcs:
+        g.append(("dcs", "flow", d, 8, 20, "resnet50"))
+    for w in f_workers:
+        g.append(("workers", "flow", 8, w, 20, "resnet50"))
+    for r in f_rounds:
+        g.append(("rounds", "flow", 8, 8, r, "resnet50"))
+    for p in ["softmax-fashion", "mlp-quickstart", "resnet50", "bert-base", "vgg16"]:
+        g.append(("model", "flow", 8, 8, 20, p))
+    for d in [2, 4, 8] if not quick else [2, 8]:
+        g.append(("dcs", "ns3", d, 4, 10, "mlp-quickstart"))
+    for w in [2, 4, 8] if not quick else [2, 8]:
+        g.append(("workers", "ns3", 4, w, 10, "mlp-quickstart"))
+    for r in [5, 10, 20] if not quick else [5, 20]:
+        g.append(("rounds", "ns3", 4, 4, r, "mlp-quickstart"))
+    for p in ["softmax-fashion", "mlp-quickstart", "resnet50"]:
+        g.append(("model", "ns3", 2, 2, 3, p))
+    return g
+
+
+def fit(xs, ys):
+    n = len(xs)
+    mx, my = sum(xs) / n, sum(ys) / n
+    sxx = sum((x - mx) ** 2 for x in xs)
+    slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx if sxx else 0.0
+    ss = sum((y - my) ** 2 for y in ys)
+    res = sum((y - (my + slope * (x - mx))) ** 2 for x, y in zip(xs, ys))
+    return slope, (1 - res / ss) if ss else 1.0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--geotrain", default=os.path.join(ROOT, "build", "geotrain"))
+    ap.add_argument("--out", default=os.path.join(ROOT, "docs"))
+    ap.add_argument("--quick", action="store_true")
+    a = ap.parse_args()
+    rows = []
+    points = grid(a.quick)
+    for i, (axis, model, d, w, r, p) in enumerate(points):
+        row = dict(axis=axis, **run(a.geotrain, model, d, w, r, p))
+        rows.append(row)
+        print(f"[{i + 1}/{len(points)}] {model:4s} {axis:7s} {d:3d} DCs x {w:2d} workers, {r:3d} rounds, {p:15s}: "
+              f"{row['wall_s']:8.3f} s wall, {row['peak_mb']:6.1f} MB peak", flush=True)
+    os.makedirs(a.out, exist_ok=True)
+    with open(os.path.join(a.out, "cost-curve.csv"), "w", newline="") as f:
+        wr = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
+        wr.writeheader()
+        wr.writerows(rows)
+    xkey = {"dcs": "flows", "workers": "flows", "rounds": "rounds", "model": "model_mb"}
+    for model in ["flow", "ns3"]:
+        for axis in ["dcs", "workers", "rounds", "model"]:
+            pts = [r for r in rows if r["model"] == model and r["axis"] == axis]
+            xs, ys = [r[xkey[axis]] for r in pts], [r["wall_s"] for r in pts]
+            slope, r2 = fit(xs, ys)
+            print(f"{model:4s} wall time vs {xkey[axis]:8s} ({axis}): {slope:.3g} s per unit, R^2 {r2:.3f}; "
+                  f"wall {min(ys):.3f}-{max(ys):.3f} s; peak {min(r['peak_mb'] for r in pts):.0f}-"
+                  f"{max(r['peak_mb'] for r in pts):.0f} MB")
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, axes = plt.subplots(1, 4, figsize=(16, 3.6))
+    labels = {"dcs": "flows (DCs x 8 workers + DCs)", "workers": "flows (8 DCs x workers + 8)", "rounds": "rounds",
+              "model": "model size (MB)"}
+    for ax, axis in zip(axes, ["dcs", "workers", "rounds", "model"]):
+        for model, style in [("flow", "o-"), ("ns3", "s--")]:
+            pts = sorted((r for r in rows if r["model"] == model and r["axis"] == axis), key=lambda r: r[xkey[axis]])
+            ax.plot([r[xkey[axis]] for r in pts], [r["wall_s"] for r in pts], style, label=model)
+        ax.set_xlabel(labels[axis])
+        ax.set_ylabel("wall time (s)")
+        ax.set_yscale("log")
+        if axis == "model":
+            ax.set_xscale("log")
+        ax.grid(True, alpha=0.3)
+        ax.legend()
+    fig.suptitle("geotrain sim: wall time against scale (flow: ResNet-50 profile; ns-3: smaller runs, see the CSV)")
+    fig.tight_layout()
+    fig.savefig(os.path.join(a.out, "cost-curve.png"), dpi=110)
+    print(f"wrote {a.out}/cost-curve.csv and cost-curve.png")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,335 @@
+#include "sim/flow_network.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <queue>
+#include <stdexcept>
+
+#include "sim/link_sizing.h"
+#include "sim/max_min.h"
+#include "sim/sim_network.h"
+
+namespace geotrain::sim {
+namespace {
+
+// What a TCP segment carries on a point-to-point link besides its payload:
+// PPP 2, IP 20, TCP 20, timestamps 12; also the size of a bare ACK.
+constexpr std::uint32_t kTcpWireHeader = 54;
+// A best-effort datagram: PPP 2, IP 20, UDP 8, the fragment header 16.
+constexpr std::uint32_t kUdpWireHeader = 46;
+
+double mbps_to_bytes(double mbps) { return mbps * 1e6 / 8; }
+
+}  // namespace
+
+struct FlowNetwork::Conn {
+  int id = 0;
+  NodeId from = -1, to = -1;
+  bool datagram = false;
+  const Path* path = nullptr;
+  std::multimap<std::pair<int, std::uint64_t>, Message> queued;  // by (-priority, arrival)
+  bool opened = false, opening = false, active = false;
+  std::optional<Message> head;  // on the wire
+  double left = 0;              // wire bytes of the head not yet sent
+  double rate = 0;              // wire bytes per second
+  ns3::Time last;               // when `left` was last brought up to date
+  ns3::EventId done;
+};
+
+FlowNetwork::FlowNetwork(const Scenario& sc, const Deployment& dep, Deliver deliver)
+    : sc_(sc), dep_(dep), deliver_(std::move(deliver)), loss_rng_(sc.seed * 0x9E3779B97F4A7C15ull + 17) {
+  const Topology& t = sc.topology;
+  auto add = [&](const LinkSpec& spec, bool wan) {
+    Link l;
+    l.bytes_per_s = mbps_to_bytes(spec.bandwidth_mbps);
+    l.latency_s = spec.latency_ms / 1e3;
+    l.loss = spec.loss;
+    l.wan = wan;
+    links_.push_back(l);
+    return int(links_.size()) - 1;
+  };
+  for (const auto& n : dep.nodes) {
+    up_.push_back(add(t.dcs[std::size_t(n.dc)].lan, false));
+    down_.push_back(add(t.dcs[std::size_t(n.dc)].lan, false));
+  }
+  for (const auto& w : t.wan) {
+    const int ab = add(w.link, true), ba = add(w.link, true);
+    wan_dir_.push_back({ab, ba});
+    for (const auto& p : w.link.trace)
+      ns3::Simulator::Schedule(ns3::Seconds(p.t_s), [this, ab, ba, mbps = p.bandwidth_mbps] {
+        set_bandwidth(ab, mbps);
+        set_bandwidth(ba, mbps);
+      });
+  }
+}
+
+FlowNetwork::~FlowNetwork() = default;
+
+std::uint64_t FlowNetwork::on_wire(std::uint64_t payload, std::uint32_t segment) const {
+  const std::uint64_t packets = std::max<std::uint64_t>(1, (payload + segment - 1) / segment);
+  return payload + packets * kTcpWireHeader;
+}
+
+const FlowNetwork::Path& FlowNetwork::path(NodeId from, NodeId to) {
+  auto [it, fresh] = paths_.try_emplace({from, to});
+  Path& p = it->second;
+  if (!fresh) return p;
+  const Topology& t = sc_.topology;
+  const int a = dep_.nodes.at(std::size_t(from)).dc, b = dep_.nodes.at(std::size_t(to)).dc;
+  std::vector<const LinkSpec*> specs = {&t.dcs[std::size_t(a)].lan};
+  p.links.push_back(up_[std::size_t(from)]);
+  if (a != b) {  // the fewest WAN hops, breadth first in the topology's link order (as wan_path)
+    std::vector<int> prev(t.dcs.size(), -2), via(t.dcs.size(), -1);
+    std::queue<int> q;
+    q.push(a);
+    prev[std::size_t(a)] = -1;
+    while (!q.empty()) {
+      const int x = q.front();
+      q.pop();
+      for (std::size_t i = 0; i < t.wan.size(); ++i) {
+        const auto& w = t.wan[i];
+        const int y = w.a == x ? w.b : w.b == x ? w.a : -1;
+        if (y >= 0 && prev[std::size_t(y)] == -2) prev[std::size_t(y)] = x, via[std::size_t(y)] = int(i), q.push(y);
+      }
+    }
+    if (prev[std::size_t(b)] == -2)
+      throw std::logic_error("flow network: no WAN route from DC " + t.dcs[std::size_t(a)].name + " to " +
+                             t.dcs[std::size_t(b)].name);
+    std::vector<int> hops;
+    for (int y = b; prev[std::size_t(y)] >= 0; y = prev[std::size_t(y)]) {
+      const auto& w = t.wan[std::size_t(via[std::size_t(y)])];
+      hops.push_back(wan_dir_[std::size_t(via[std::size_t(y)])][w.a == prev[std::size_t(y)] ? 0 : 1]);
+      specs.push_back(&w.link);
+    }
+    p.links.insert(p.links.end(), hops.rbegin(), hops.rend());
+    std::reverse(specs.begin() + 1, specs.end());
+  }
+  p.links.push_back(down_[std::size_t(to)]);
+  specs.push_back(&t.dcs[std::size_t(b)].lan);
+
+  const NetworkSpec& n = sc_.network;
+  p.segment = std::uint32_t(n.segment_bytes);
+  double bottleneck = 1e18, survive = 1, slowest_hop = 0, hops_s = 0;
+  for (const LinkSpec* s : specs) p.segment = std::min(p.segment, link_segment_bytes(*s, p.segment, n.min_rto_ms));
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    const LinkSpec& s = *specs[i];
+    p.latency_s += s.latency_ms / 1e3;
+    survive *= 1 - s.loss;
+    bottleneck = std::min(bottleneck, fastest_mbps(s));
+    const double packet_s = double(p.segment + kTcpWireHeader) / mbps_to_bytes(s.bandwidth_mbps);
+    hops_s += packet_s;
+    slowest_hop = std::max(slowest_hop, packet_s);
+    p.wan = p.wan || links_[std::size_t(p.links[i])].wan;
+  }
+  p.forward_extra_s = hops_s - slowest_hop;
+  p.loss = 1 - survive;
+  const double rtt = 2 * p.latency_s;
+  if (rtt > 0) {
+    const double buffer = double(
+        send_buffer_bytes(bdp_bytes(bottleneck, p.latency_s * 1e3), p.segment, std::uint64_t(n.tcp_buffer_bytes)));
+    p.cap = buffer * double(p.segment + kTcpWireHeader) / p.segment / rtt;
+    if (p.loss > 0) {  // Mathis et al. 1997: MSS / RTT x sqrt(3 / (2 b p)), b segments per ACK
+      const double b = double(SimNetwork::delayed_ack_count(p.segment));
+      p.cap = std::min(p.cap, double(p.segment + kTcpWireHeader) / rtt * std::sqrt(3 / (2 * b * p.loss)));
+    }
+  }
+  return p;
+}
+
+FlowNetwork::Conn& FlowNetwork::conn(NodeId from, NodeId to, bool datagram) {
+  auto [it, fresh] = conn_index_.try_emplace({from, to, datagram}, int(conns_.size()));
+  if (fresh) {
+    auto c = std::make_unique<Conn>();
+    c->id = it->second;
+    c->from = from;
+    c->to = to;
+    c->datagram = datagram;
+    c->path = &path(from, to);
+    conns_.push_back(std::move(c));
+  }
+  return *conns_[std::size_t(it->second)];
+}
+
+void FlowNetwork::send(Message msg) {
+  Conn& c = conn(msg.from, msg.to, msg.channel == Channel::kBestEffort);
+  c.queued.emplace(std::make_pair(-msg.priority, seq_++), std::move(msg));
+  if (c.active || c.opening) return;
+  if (c.datagram || c.opened)
+    start(c);
+  else
+    open(c);
+}
+
+// A new connection: one round trip of handshake, then the round trips slow
+// start adds for its first message (from the initial window, doubling each
+// round trip, until the window fills the path's bandwidth-delay product),
+// less what it sends meanwhile at the path's rate.
+void FlowNetwork::open(Conn& c) {
+  c.opening = true;
+  const Path& p = *c.path;
+  const double rtt = 2 * p.latency_s;
+  const double bytes = double(on_wire(c.queued.begin()->second.wire_bytes, p.segment));
+  double rate = std::numeric_limits<double>::infinity();
+  for (int l : p.links) rate = std::min(rate, links_[std::size_t(l)].bytes_per_s);
+  const double window0 =
+      double(initial_cwnd_segments(std::uint32_t(sc_.network.initial_cwnd_bytes), p.segment)) * p.segment;
+  double extra = rtt;
+  if (rtt > 0 && rate > 0) {
+    const double bdp = rate * rtt;
+    const int to_fill = bdp > window0 ? int(std::ceil(std::log2(bdp / window0))) : 0;
+    const int to_send = int(std::ceil(std::log2(bytes / window0 + 1)));
+    const int rounds = std::max(0, std::min(to_fill, to_send) - 1);
+    const double sent = std::min(bytes, window0 * (std::pow(2.0, rounds) - 1));
+    extra += std::max(0.0, rounds * rtt - sent / rate);
+  }
+  ns3::Simulator::Schedule(ns3::Seconds(extra), [this, &c] {
+    c.opening = false;
+    c.opened = true;
+    start(c);
+  });
+}
+
+void FlowNetwork::start(Conn& c) {
+  c.active = true;
+  for (int l : c.path->links) links_[std::size_t(l)].flows.push_back(c.id);
+  c.last = ns3::Simulator::Now();
+  c.rate = 0;
+  next_message(c);
+  recompute(c.path->links);
+}
+
+void FlowNetwork::next_message(Conn& c) {
+  auto it = c.queued.begin();
+  c.head = std::move(it->second);
+  c.queued.erase(it);
+  const std::uint32_t seg = c.path->segment;
+  const std::uint64_t payload = c.head->wire_bytes;
+  c.left = c.datagram ? double(payload + std::max<std::uint64_t>(1, (payload + seg - 1) / seg) * kUdpWireHeader)
+                      : double(on_wire(payload, seg));
+}
+
+void FlowNetwork::advance(Conn& c) {
+  const ns3::Time now = ns3::Simulator::Now();
+  c.left = std::max(0.0, c.left - c.rate * (now - c.last).GetSeconds());
+  c.last = now;
+}
+
+void FlowNetwork::schedule_completion(Conn& c) {
+  ns3::Simulator::Cancel(c.done);
+  if (c.rate <= 0) return;  // a link at zero bandwidth: wait for the next change
+  const double ns = std::ceil(c.left / c.rate * 1e9);
+  c.done = ns3::Simulator::Schedule(ns3::NanoSeconds(std::int64_t(std::min(ns, 9e18))), [this, &c] { complete(c); });
+}
+
+void FlowNetwork::complete(Conn& c) {
+  c.left = 0;
+  c.last = ns3::Simulator::Now();
+  Message m = std::move(*c.head);
+  c.head.reset();
+  const Path& p = *c.path;
+  const std::uint32_t seg = p.segment;
+  const std::uint64_t packets = std::max<std::uint64_t>(1, (m.wire_bytes + seg - 1) / seg);
+  if (c.datagram) {
+    count(c, m.wire_bytes + packets * kUdpWireHeader);
+    bool lost = false;
+    if (p.loss > 0) {
+      std::uniform_real_distribution<double> u(0, 1);
+      for (std::uint64_t i = 0; i < packets && !lost; ++i) lost = u(loss_rng_) < p.loss;
+    }
+    if (lost)
+      ++best_effort_lost_;
+    else
+      ns3::Simulator::Schedule(ns3::Seconds(p.latency_s + p.forward_extra_s),
+                               [this, m = std::move(m)] { deliver_(m); });
+  } else {
+    const std::uint64_t acks = (packets + SimNetwork::delayed_ack_count(seg) - 1) / SimNetwork::delayed_ack_count(seg);
+    // On a lossy path every lost segment is sent again: 1 / (1 - loss) times the data, on average.
+    count(c, std::uint64_t(double(on_wire(m.wire_bytes, seg)) / (1 - p.loss)) + acks * kTcpWireHeader);
+    ns3::Simulator::Schedule(ns3::Seconds(p.latency_s + p.forward_extra_s), [this, m = std::move(m)] { deliver_(m); });
+  }
+  if (!c.queued.empty()) {  // the connection stays one flow at the same rate
+    next_message(c);
+    schedule_completion(c);
+    return;
+  }
+  c.active = false;
+  c.rate = 0;
+  for (int l : p.links) {
+    auto& f = links_[std::size_t(l)].flows;
+    f.erase(std::find(f.begin(), f.end(), c.id));
+  }
+  recompute(p.links);
+}
+
+void FlowNetwork::count(const Conn& c, std::uint64_t wire_bytes) {
+  for (int l : c.path->links) (links_[std::size_t(l)].wan ? counters_.wan_bytes : counters_.lan_bytes) += wire_bytes;
+}
+
+void FlowNetwork::recompute(const std::vector<int>& seeds) {
+  // The connected component of links and active flows reached from the seeds.
+  std::vector<int> comp_links, comp_flows;
+  std::map<int, int> local;  // link -> index in comp_links
+  std::vector<int> stack(seeds.begin(), seeds.end());
+  std::vector<char> flow_seen;
+  while (!stack.empty()) {
+    const int l = stack.back();
+    stack.pop_back();
+    if (!local.emplace(l, int(comp_links.size())).second) continue;
+    comp_links.push_back(l);
+    for (int f : links_[std::size_t(l)].flows) {
+      if (flow_seen.size() <= std::size_t(f)) flow_seen.resize(conns_.size(), 0);
+      if (flow_seen[std::size_t(f)]) continue;
+      flow_seen[std::size_t(f)] = 1;
+      comp_flows.push_back(f);
+      for (int l2 : conns_[std::size_t(f)]->path->links)
+        if (!local.count(l2)) stack.push_back(l2);
+    }
+  }
+  ++recomputations_;
+  recomputed_flows_ += comp_flows.size();
+  if (comp_flows.empty()) return;
+  std::sort(comp_flows.begin(), comp_flows.end());  // a fixed order: results never depend on discovery
+  std::vector<double> capacity(comp_links.size());
+  for (std::size_t i = 0; i < comp_links.size(); ++i) capacity[i] = links_[std::size_t(comp_links[i])].bytes_per_s;
+  std::vector<MaxMinFlow> flows(comp_flows.size());
+  for (std::size_t i = 0; i < comp_flows.size(); ++i) {
+    const Conn& c = *conns_[std::size_t(comp_flows[i])];
+    for (int l : c.path->links) flows[i].links.push_back(local.at(l));
+    flows[i].cap = c.datagram ? 0 : c.path->cap;
+  }
+  const std::vector<double> rates = max_min_rates(flows, capacity);
+  for (std::size_t i = 0; i < comp_flows.size(); ++i) {
+    Conn& c = *conns_[std::size_t(comp_flows[i])];
+    advance(c);
+    if (rates[i] == c.rate && c.done.IsRunning()) continue;
+    c.rate = rates[i];
+    schedule_completion(c);
+  }
+}
+
+void FlowNetwork::set_bandwidth(int link, double mbps) {
+  links_[std::size_t(link)].bytes_per_s = mbps_to_bytes(mbps);
+  recompute({link});
+}
+
+nlohmann::json FlowNetwork::settings() const {
+  const NetworkSpec& n = sc_.network;
+  return {{"model", "flow"},
+          {"segment_bytes", n.segment_bytes},
+          {"initial_cwnd_bytes", n.initial_cwnd_bytes},
+          {"tcp_buffer_bytes", n.tcp_buffer_bytes},
+          {"min_rto_ms", n.min_rto_ms},
+          {"segment_rule", "as ns3: the largest segment whose serialisation fits each link's rule (link_sizing.h)"}};
+}
+
+nlohmann::json FlowNetwork::drops() const {
+  return {{"dropped_at_sending_hosts", 0},
+          {"dropped_at_switches", 0},
+          {"best_effort_lost", best_effort_lost_},
+          {"rate_recomputations", recomputations_},
+          {"flows_recomputed", recomputed_flows_}};
+}
+
+}  // namespace geotrain::sim

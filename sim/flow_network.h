@@ -1,0 +1,109 @@
+// The flow-level network model (network.model = "flow"): the same hosts,
+// DC LANs and WAN links as SimNetwork, but a message is a flow of its wire
+// bytes, not packets. What it models, and why each approximation holds:
+// - Links are directed (full duplex): a host's link to its DC switch and back,
+//   each WAN link each way. Routes take the fewest WAN hops (as ns-3's global
+//   routing does).
+// - Every ordered node pair has one TCP connection that sends its queued
+//   messages back to back, highest priority first (as SimTransport does).
+//   While it has bytes queued it is one flow; active flows share every link
+//   they cross max-min fairly (sim/max_min.h), each also capped by its send
+//   buffer over its round trip (the same buffer rule as ns-3's) and, on a
+//   lossy path, by TCP's loss-limited rate (Mathis et al. 1997: MSS / RTT x
+//   sqrt(3 / (2 b p)), b segments per ACK).
+// - Rates are recomputed only when a flow starts or ends or a link's bandwidth
+//   changes, and then only for the flows that share a link with the change,
+//   transitively (one connected component of the link-flow graph).
+// - A message arrives when its last byte has left at the flow's rate plus the
+//   path's latency plus one packet's serialisation at every other hop
+//   (store and forward).
+// - TCP start-up: a connection's first message waits for the handshake (one
+//   round trip) and pays slow start's extra round trips from the scenario's
+//   initial window, computed for that message's size and the path's
+//   bandwidth-delay product. A warm connection does not restart slow start.
+// - Bytes counted per hop, as ns-3 counts them: every segment's payload plus
+//   its headers (sent 1 / (1 - loss) times on a lossy path), and the ACKs that
+//   come back (one per delayed-ACK count).
+// - Best effort (UDP): the message's datagrams each survive the path's loss
+//   with the seeded random stream; the message arrives only if all do.
+// Known to differ from ns-3 (README): TCP losses cost a smooth rate cap here,
+// not timeouts; queues never fill, so nothing is dropped at switches; short
+// messages on warm connections see no window growth.
+#pragma once
+#include <ns3/core-module.h>
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <vector>
+
+#include "core/config/scenario.h"
+#include "core/deployment.h"
+#include "core/monitor.h"
+#include "sim/transport.h"
+
+namespace geotrain::sim {
+
+class FlowNetwork : public Transport {
+ public:
+  using Deliver = std::function<void(const Message&)>;
+  // Builds links and schedules the topology's bandwidth traces.
+  FlowNetwork(const Scenario& sc, const Deployment& dep, Deliver deliver);
+  ~FlowNetwork() override;
+  void send(Message msg) override;
+
+  NetCounters counters() const { return counters_; }
+  nlohmann::json settings() const;
+  // {dropped_at_sending_hosts: 0, dropped_at_switches: 0, best_effort_lost, rate_recomputations, ...}
+  nlohmann::json drops() const;
+
+ private:
+  struct Link {
+    double bytes_per_s = 0;  // current capacity, wire bytes
+    double latency_s = 0;
+    double loss = 0;
+    bool wan = false;
+    std::vector<int> flows;  // active connections crossing it
+  };
+  struct Path {
+    std::vector<int> links;
+    double latency_s = 0;        // one way
+    double forward_extra_s = 0;  // store and forward: one packet at every hop but the slowest
+    std::uint32_t segment = 0;
+    double loss = 0;  // per packet, over the path
+    double cap = 0;   // bytes per second the window (and loss) allow; 0: none
+    bool wan = false;
+  };
+  struct Conn;
+
+  const Path& path(NodeId from, NodeId to);
+  Conn& conn(NodeId from, NodeId to, bool datagram);
+  void open(Conn& c);                             // the handshake and slow start, then start()
+  void start(Conn& c);                            // becomes an active flow
+  void next_message(Conn& c);                     // head of the queue onto the wire
+  void complete(Conn& c);                         // the head message's last byte left
+  void recompute(const std::vector<int>& links);  // the component reached from these links
+  void advance(Conn& c);                          // bytes sent since the last update
+  void schedule_completion(Conn& c);
+  void set_bandwidth(int link, double mbps);
+  void count(const Conn& c, std::uint64_t wire_bytes);
+  std::uint64_t on_wire(std::uint64_t payload, std::uint32_t segment) const;
+
+  const Scenario& sc_;
+  const Deployment& dep_;
+  Deliver deliver_;
+  std::vector<Link> links_;
+  std::vector<int> up_, down_;                       // by node: its link to its switch, and back
+  std::vector<std::vector<int>> wan_dir_;            // by WAN link: [a->b, b->a]
+  std::map<std::pair<NodeId, NodeId>, Path> paths_;  // cached routes
+  std::vector<std::unique_ptr<Conn>> conns_;         // index = flow id
+  std::map<std::tuple<NodeId, NodeId, bool>, int> conn_index_;
+  std::mt19937_64 loss_rng_;
+  NetCounters counters_;
+  std::uint64_t seq_ = 0, recomputations_ = 0, recomputed_flows_ = 0, best_effort_lost_ = 0;
+};
+
+}  // namespace geotrain::sim

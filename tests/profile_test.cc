@@ -1,0 +1,86 @@
+// Workload profiles (core/models/workload_profiles.h, profile_model.h): the
+// published parameter counts, messages charged at the real tensors' size,
+// summary.json saying accuracy is not modelled, and real mode refusing them.
+#include <gtest/gtest.h>
+
+#include "core/job.h"
+#include "core/models/mlp.h"
+#include "core/models/workload_profiles.h"
+#include "core/results.h"
+#include "core/wire.h"
+#include "sim/sim_runner.h"
+#include "tests/test_util.h"
+
+namespace geotrain {
+namespace {
+
+TEST(WorkloadProfiles, TensorListsAddUpToThePublishedParameterCounts) {
+  const std::pair<const char*, std::uint64_t> published[] = {
+      {"resnet50", 25'557'032}, {"vgg16", 138'357'544}, {"bert-base", 109'482'240}, {"gpt2-small", 124'439'808}};
+  for (const auto& [name, count] : published) {
+    const WorkloadProfile* p = find_profile(name);
+    ASSERT_TRUE(p) << name;
+    EXPECT_EQ(p->parameters(), count) << name;
+    EXPECT_GT(p->train_flops_per_sample, 1e9) << name;
+  }
+  EXPECT_EQ(find_profile("resnet50")->tensors.size(), 161u);
+  EXPECT_EQ(find_profile("vgg16")->tensors.size(), 32u);
+  // The shipped models' profiles are read from the models themselves.
+  const Mlp mlp(784, {128}, 10);
+  EXPECT_EQ(find_profile("mlp-quickstart")->parameters(), element_count(mlp.init(1)));
+  EXPECT_EQ(find_profile("mlp-quickstart")->train_flops_per_sample, mlp.train_flops_per_sample());
+  EXPECT_EQ(find_profile("nope"), nullptr);
+}
+
+Scenario resnet_on_quickstart(std::vector<std::string> extra = {}) {
+  std::vector<std::string> sets = {R"(model={"kind":"profile","profile":"resnet50"})",
+                                   R"(dataset={"kind":"synthetic","features":8,"classes":2,"train":256,"test":32})",
+                                   "stop.rounds=3", "eval.every_rounds=1", "policy.kind=bsp"};
+  sets.insert(sets.end(), extra.begin(), extra.end());
+  return load_scenario(testing::source_path("scenarios/quickstart.json"), sets);
+}
+
+TEST(ProfileModel, MessagesCostTheRealTensorsWhileRolesComputeOnStandIns) {
+  const Scenario sc = resnet_on_quickstart();
+  const TrainingJob job(sc);
+  EXPECT_EQ(element_count(job.initial_params()), 161u);  // one stand-in entry per tensor
+  // A dense push or pull of the whole model: ResNet-50's 25,557,032 floats plus headers.
+  EXPECT_EQ(job.dense_model_bytes(),
+            kMessageHeaderBytes + kPayloadHeaderBytes + 161 * kBlockHeaderBytes + 4 * std::uint64_t(25'557'032));
+  // A step charges the profile's compute: 6 x 4.09 GMACs per sample.
+  EXPECT_DOUBLE_EQ(job.model().train_flops_per_sample(), 6 * 4.09e9);
+
+  const RunResult r = sim::run_simulation(sc);
+  EXPECT_EQ(r.error, "");
+  EXPECT_EQ(r.rounds, 3);
+  EXPECT_FALSE(r.accuracy_modelled);
+  EXPECT_FALSE(summary_json(r)["accuracy_modelled"].get<bool>());
+  // Each round each of the two local servers pushes and pulls the whole model across the WAN.
+  const auto& wan_push = r.compression["wan_push"];
+  EXPECT_EQ(wan_push["sent_bytes"].get<std::uint64_t>(), 2 * 3 * job.dense_model_bytes()) << wan_push.dump();
+  // The links carry those pushes and the pulls, plus TCP/IP headers and acks.
+  const double payloads = double(wan_push["sent_bytes"].get<std::uint64_t>() +
+                                 r.compression["wan_pull"]["sent_bytes"].get<std::uint64_t>());
+  EXPECT_GT(double(r.bytes.wan_bytes), payloads);
+  EXPECT_LT(double(r.bytes.wan_bytes), payloads * 1.01);
+  // A trained model says it is modelled.
+  EXPECT_TRUE(summary_json(sim::run_simulation(testing::small_scenario("hips", {"stop.rounds=2"})))["accuracy_modelled"]
+                  .get<bool>());
+}
+
+TEST(ProfileModel, TheLoaderAndRealModeSayWhatAProfileCannotDo) {
+  EXPECT_THROW(resnet_on_quickstart({R"(model={"kind":"profile","profile":"resnet-51"})"}), ConfigError);
+  try {
+    resnet_on_quickstart({"compression.wan_push.kind=fp16"});
+    FAIL() << "a profile with a codec was accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("without codecs"), std::string::npos) << e.what();
+  }
+  const auto r = testing::run_geotrain("launch " + testing::source_path("scenarios/scale-8x8-resnet50.json") +
+                                       " -o /tmp/geotrain-profile-launch-test");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.output.find("runs only in simulation"), std::string::npos) << r.output;
+}
+
+}  // namespace
+}  // namespace geotrain
