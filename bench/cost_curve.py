@@ -51,15 +51,15 @@ def grid(quick):
     g = []
     f_dcs = [4, 8, 16, 32, 64] if not quick else [4, 16, 64]
     f_workers = [2, 4, 8, 16, 32] if not quick else [2, 8, 32]
-    f_rounds = [10, 20, 40, 80, 160] if not quick else [10, 40, 160]
+    f_rounds = [25, 50, 100, 200, 400] if not quick else [25, 100, 400]
     for d in f_dcs:
-        g.append(("dcs", "flow", d, 8, 20, "resnet50"))
+        g.append(("dcs", "flow", d, 8, 100, "resnet50"))
     for w in f_workers:
-        g.append(("workers", "flow", 8, w, 20, "resnet50"))
+        g.append(("workers", "flow", 8, w, 100, "resnet50"))
     for r in f_rounds:
         g.append(("rounds", "flow", 8, 8, r, "resnet50"))
     for p in ["softmax-fashion", "mlp-quickstart", "resnet50", "bert-base", "vgg16"]:
-        g.append(("model", "flow", 8, 8, 20, p))
+        g.append(("model", "flow", 8, 8, 100, p))
     for d in [2, 4, 8] if not quick else [2, 8]:
         g.append(("dcs", "ns3", d, 4, 10, "mlp-quickstart"))
     for w in [2, 4, 8] if not quick else [2, 8]:
@@ -117,15 +117,18 @@ def main():
     for ax, axis in zip(axes, ["dcs", "workers", "rounds", "model"]):
         for model, style in [("flow", "o-"), ("ns3", "s--")]:
             pts = sorted((r for r in rows if r["model"] == model and r["axis"] == axis), key=lambda r: r[xkey[axis]])
-            ax.plot([r[xkey[axis]] for r in pts], [r["wall_s"] for r in pts], style, label=model)
+            what = f"{pts[0]['dcs']} DCs x {pts[0]['workers_per_dc']}, {pts[0]['rounds']} rounds"
+            if axis in ("dcs", "workers", "rounds"):
+                what = pts[0]["profile"]
+            ax.plot([r[xkey[axis]] for r in pts], [r["wall_s"] for r in pts], style, label=f"{model} ({what})")
         ax.set_xlabel(labels[axis])
         ax.set_ylabel("wall time (s)")
         ax.set_yscale("log")
         if axis == "model":
             ax.set_xscale("log")
         ax.grid(True, alpha=0.3)
-        ax.legend()
-    fig.suptitle("geotrain sim: wall time against scale (flow: ResNet-50 profile; ns-3: smaller runs, see the CSV)")
+        ax.legend(fontsize=8)
+    fig.suptitle("geotrain sim: wall time against scale (each point one process; the grid is in docs/cost-curve.csv)")
     fig.tight_layout()
     fig.savefig(os.path.join(a.out, "cost-curve.png"), dpi=110)
     print(f"wrote {a.out}/cost-curve.csv and cost-curve.png")

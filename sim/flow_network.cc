@@ -35,7 +35,8 @@ struct FlowNetwork::Conn {
   double left = 0;              // wire bytes of the head not yet sent
   double rate = 0;              // wire bytes per second
   ns3::Time last;               // when `left` was last brought up to date
-  ns3::EventId done;
+  ns3::EventId done;            // at `due`: the head's last byte, or earlier (then checked and moved)
+  ns3::Time due;
 };
 
 FlowNetwork::FlowNetwork(const Scenario& sc, const Deployment& dep, Deliver deliver)
@@ -216,11 +217,25 @@ void FlowNetwork::advance(Conn& c) {
   c.last = now;
 }
 
+// A rate that fell leaves the event where it was: it fires early, finds bytes
+// left and moves itself (one scheduler operation instead of two per change).
 void FlowNetwork::schedule_completion(Conn& c) {
-  ns3::Simulator::Cancel(c.done);
-  if (c.rate <= 0) return;  // a link at zero bandwidth: wait for the next change
+  if (c.rate <= 0) {  // a link at zero bandwidth: wait for the next change
+    ns3::Simulator::Remove(c.done);
+    return;
+  }
   const double ns = std::ceil(c.left / c.rate * 1e9);
-  c.done = ns3::Simulator::Schedule(ns3::NanoSeconds(std::int64_t(std::min(ns, 9e18))), [this, &c] { complete(c); });
+  const ns3::Time due = ns3::Simulator::Now() + ns3::NanoSeconds(std::int64_t(std::min(ns, 9e18)));
+  if (c.done.IsRunning() && c.due <= due) return;
+  ns3::Simulator::Remove(c.done);
+  c.due = due;
+  c.done = ns3::Simulator::Schedule(due - ns3::Simulator::Now(), [this, &c] {
+    advance(c);
+    if (c.left > c.rate * 1e-9 + 1e-6)
+      schedule_completion(c);
+    else
+      complete(c);
+  });
 }
 
 void FlowNetwork::complete(Conn& c) {
@@ -270,40 +285,45 @@ void FlowNetwork::count(const Conn& c, std::uint64_t wire_bytes) {
 void FlowNetwork::recompute(const std::vector<int>& seeds) {
   // The connected component of links and active flows reached from the seeds.
   std::vector<int> comp_links, comp_flows;
-  std::map<int, int> local;  // link -> index in comp_links
+  local_.resize(links_.size(), -1);  // link -> index in comp_links, -1 outside
+  flow_seen_.resize(conns_.size(), 0);
   std::vector<int> stack(seeds.begin(), seeds.end());
-  std::vector<char> flow_seen;
   while (!stack.empty()) {
     const int l = stack.back();
     stack.pop_back();
-    if (!local.emplace(l, int(comp_links.size())).second) continue;
+    if (local_[std::size_t(l)] >= 0) continue;
+    local_[std::size_t(l)] = int(comp_links.size());
     comp_links.push_back(l);
     for (int f : links_[std::size_t(l)].flows) {
-      if (flow_seen.size() <= std::size_t(f)) flow_seen.resize(conns_.size(), 0);
-      if (flow_seen[std::size_t(f)]) continue;
-      flow_seen[std::size_t(f)] = 1;
+      if (flow_seen_[std::size_t(f)]) continue;
+      flow_seen_[std::size_t(f)] = 1;
       comp_flows.push_back(f);
       for (int l2 : conns_[std::size_t(f)]->path->links)
-        if (!local.count(l2)) stack.push_back(l2);
+        if (local_[std::size_t(l2)] < 0) stack.push_back(l2);
     }
   }
+  for (int f : comp_flows) flow_seen_[std::size_t(f)] = 0;  // the scratch arrays clean for the next call
   ++recomputations_;
   recomputed_flows_ += comp_flows.size();
-  if (comp_flows.empty()) return;
+  if (comp_flows.empty()) {
+    for (int l : comp_links) local_[std::size_t(l)] = -1;
+    return;
+  }
   std::sort(comp_flows.begin(), comp_flows.end());  // a fixed order: results never depend on discovery
   std::vector<double> capacity(comp_links.size());
   for (std::size_t i = 0; i < comp_links.size(); ++i) capacity[i] = links_[std::size_t(comp_links[i])].bytes_per_s;
   std::vector<MaxMinFlow> flows(comp_flows.size());
   for (std::size_t i = 0; i < comp_flows.size(); ++i) {
     const Conn& c = *conns_[std::size_t(comp_flows[i])];
-    for (int l : c.path->links) flows[i].links.push_back(local.at(l));
+    for (int l : c.path->links) flows[i].links.push_back(local_[std::size_t(l)]);
     flows[i].cap = c.datagram ? 0 : c.path->cap;
   }
+  for (int l : comp_links) local_[std::size_t(l)] = -1;
   const std::vector<double> rates = max_min_rates(flows, capacity);
   for (std::size_t i = 0; i < comp_flows.size(); ++i) {
     Conn& c = *conns_[std::size_t(comp_flows[i])];
     advance(c);
-    if (rates[i] == c.rate && c.done.IsRunning()) continue;
+    if (rates[i] == c.rate) continue;
     c.rate = rates[i];
     schedule_completion(c);
   }

@@ -101,6 +101,8 @@ class FlowNetwork : public Transport {
   std::map<std::pair<NodeId, NodeId>, Path> paths_;  // cached routes
   std::vector<std::unique_ptr<Conn>> conns_;         // index = flow id
   std::map<std::tuple<NodeId, NodeId, bool>, int> conn_index_;
+  std::vector<int> local_;        // recompute()'s scratch: a link's index in the component, -1 outside
+  std::vector<char> flow_seen_;   // recompute()'s scratch: a connection already in the component
   std::mt19937_64 loss_rng_;
   NetCounters counters_;
   std::uint64_t seq_ = 0, recomputations_ = 0, recomputed_flows_ = 0, best_effort_lost_ = 0;
