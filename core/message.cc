@@ -62,7 +62,7 @@ Payload densify(const Payload& p) {
   out.blocks = p.blocks;
   for (const auto& c : p.coded)  // one dense block per key, however many ranges of it come coded
     if (out.blocks.empty() || out.blocks.back().key != c.key || !is_segment_format(c.codec))
-      out.blocks.push_back({c.key, Eigen::VectorXf::Zero(c.n)});
+      out.blocks.push_back({c.key, Eigen::VectorXf::Zero(c.n), c.stands_for});
   sort_by_key(out.blocks);
   std::size_t hint = 0;
   for (const auto& c : p.coded) add_decoded(c, 1.0f, block_for(out.blocks, c.key, hint));

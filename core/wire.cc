@@ -82,7 +82,7 @@ std::uint64_t dense_wire_bytes(const ParamSet& blocks) {
 std::uint64_t wire_size(const Payload* p) {
   if (!p) return kMessageHeaderBytes;
   std::uint64_t n = dense_wire_bytes(p->blocks);
-  for (const auto& c : p->coded) n += kCodedHeaderBytes + c.bytes.size();
+  for (const auto& c : p->coded) n += kCodedHeaderBytes + wire_bytes(c);
   return n;
 }
 

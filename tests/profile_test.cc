@@ -3,6 +3,8 @@
 // summary.json saying accuracy is not modelled, and real mode refusing them.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "core/job.h"
 #include "core/models/mlp.h"
 #include "core/models/workload_profiles.h"
@@ -68,13 +70,38 @@ TEST(ProfileModel, MessagesCostTheRealTensorsWhileRolesComputeOnStandIns) {
                   .get<bool>());
 }
 
+TEST(ProfileModel, CodecsChargeStandInsByTheirWireSizeRules) {
+  // Tensors of 200,000 entries or more are coded, the rest travel dense (the
+  // scenario's dense_below): fp16 at 2 bytes an entry, bsc at rho = 0.01 as
+  // 1% of the entries in (index, value) pairs.
+  const TrainingJob job(resnet_on_quickstart());
+  std::uint64_t dense = 0, fp16 = 0, bsc = 0;
+  for (const auto& b : job.initial_params()) {
+    const std::uint64_t n = b.stands_for, as_is = kBlockHeaderBytes + 4 * n;
+    dense += as_is;
+    fp16 += n < 200000 ? as_is : kCodedHeaderBytes + 2 * n;
+    bsc += n < 200000 ? as_is : kCodedHeaderBytes + 4 + 8 * std::uint64_t(std::ceil(0.01 * double(n)));
+  }
+  const std::uint64_t headers = kMessageHeaderBytes + kPayloadHeaderBytes;
+  for (const char* codec : {"fp16", "bsc"}) {
+    SCOPED_TRACE(codec);
+    const RunResult r = sim::run_simulation(resnet_on_quickstart({std::string("compression.wan_push.kind=") + codec}));
+    ASSERT_EQ(r.error, "");
+    const auto& s = r.compression["wan_push"];
+    const std::uint64_t payloads = s["payloads"].get<std::uint64_t>();
+    EXPECT_GT(payloads, 0u);
+    EXPECT_EQ(s["dense_bytes"].get<std::uint64_t>(), payloads * (headers + dense));
+    EXPECT_EQ(s["sent_bytes"].get<std::uint64_t>(), payloads * (headers + (std::string(codec) == "bsc" ? bsc : fp16)));
+  }
+}
+
 TEST(ProfileModel, TheLoaderAndRealModeSayWhatAProfileCannotDo) {
   EXPECT_THROW(resnet_on_quickstart({R"(model={"kind":"profile","profile":"resnet-51"})"}), ConfigError);
   try {
-    resnet_on_quickstart({"compression.wan_push.kind=fp16"});
-    FAIL() << "a profile with a codec was accepted";
+    resnet_on_quickstart({R"(dgt={"mode":1})"});
+    FAIL() << "a profile with dgt was accepted";
   } catch (const ConfigError& e) {
-    EXPECT_NE(std::string(e.what()).find("without codecs"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("does not combine with dgt"), std::string::npos) << e.what();
   }
   const auto r = testing::run_geotrain("launch " + testing::source_path("scenarios/scale-8x8-resnet50.json") +
                                        " -o /tmp/geotrain-profile-launch-test");

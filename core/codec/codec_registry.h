@@ -7,6 +7,7 @@
 #include <Eigen/Dense>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "core/codec/coded_block.h"
@@ -31,6 +32,11 @@ struct CodecInfo {
   bool encodes_small = false;  // gets the tensors below dense_below too (mpq)
   // An encoder for one sender's stream; null for `none` (dense, no copy).
   std::function<std::unique_ptr<Encoder>(const NumericParams&, const EncoderContext&)> make;
+  // The wire-size rule: the bytes encoding an n-entry tensor writes (after
+  // any warm-up; the expected count where a threshold is sampled), or nullopt
+  // where the tensor travels dense. What a workload profile's stand-ins are
+  // charged (core/models/profile_model.h); a test holds it to the encoder.
+  std::function<std::optional<std::uint64_t>(const NumericParams&, const EncoderContext&, std::uint64_t n)> wire_bytes;
 };
 
 const std::vector<CodecInfo>& codec_registry();

@@ -46,7 +46,15 @@ struct CodedBlock {
   std::uint32_t n = 0;     // the dense tensor's length
   std::uint8_t codec = 0;  // CodecInfo::id of the codec that wrote `bytes`
   Bytes bytes;             // resize() leaves them uninitialised: writers fill every byte
+  // A workload profile's stand-in (ParamBlock::stands_for): the real tensor's
+  // entries, and what its encoding costs by the codec's wire-size rule
+  // (CodecInfo::wire_bytes); 0: a real block, charged bytes.size().
+  std::uint64_t stands_for = 0, stands_for_bytes = 0;
 };
+// What a coded block costs on the wire, its header aside.
+inline std::uint64_t wire_bytes(const CodedBlock& c) {
+  return c.stands_for_bytes ? c.stands_for_bytes : std::uint64_t(c.bytes.size());
+}
 
 // Malformed encoded bytes: wrong codec id, lengths or indices that lie.
 class CodecError : public std::runtime_error {

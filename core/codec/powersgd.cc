@@ -16,6 +16,17 @@ std::uint32_t rows_for(std::uint32_t n) {
   return r;
 }
 
+}  // namespace
+
+std::optional<std::uint64_t> powersgd_wire_bytes(int rank, std::uint64_t n) {
+  if (n > 0xFFFFFFFFull) return std::nullopt;
+  const std::uint32_t rows = rows_for(std::uint32_t(n)), cols = rows ? std::uint32_t(n / rows) : 0;
+  if (rows < 2 || std::uint32_t(rank) >= rows) return std::nullopt;
+  return 12 + 4 * std::uint64_t(rank) * (rows + cols);
+}
+
+namespace {
+
 class PowerSgd : public Encoder {
  public:
   PowerSgd(int rank, std::uint64_t seed) : r_(rank), rng_(seed) {}

@@ -6,7 +6,9 @@
 // factor (rows < 2, or r >= rows) travel dense. Layout: u32 rows, u32 cols,
 // u32 r, rows x r f32, cols x r f32 (column-major).
 #pragma once
+#include <cstdint>
 #include <memory>
+#include <optional>
 
 #include "core/codec/encoder.h"
 
@@ -17,5 +19,7 @@ constexpr std::uint8_t kPowerSgdCodecId = 6;
 void validate_powersgd(const CodedBlock& b);
 void add_powersgd(const CodedBlock& b, float scale, Eigen::Ref<Eigen::VectorXf> into);
 std::unique_ptr<Encoder> make_powersgd_encoder(int rank, std::uint64_t seed);
+// What encoding an n-entry tensor at rank r writes; nullopt: it travels dense.
+std::optional<std::uint64_t> powersgd_wire_bytes(int rank, std::uint64_t n);
 
 }  // namespace geotrain

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "core/codec/segment.h"
 #include "core/wire.h"
 
 namespace geotrain {
@@ -27,6 +28,19 @@ std::shared_ptr<const Payload> StreamEncoder::encode(std::shared_ptr<const Paylo
   return out;
 }
 
+// A workload profile's stand-in carries its values exactly (a segment) and is
+// charged what the codec's rule says the real tensor's encoding costs.
+std::optional<CodedBlock> StreamEncoder::encode_stand_in(const ParamBlock& b) const {
+  if (!info_->encodes_small && b.stands_for < ctx_.dense_below) return std::nullopt;
+  const std::optional<std::uint64_t> bytes = info_->wire_bytes(choice_.params, ctx_, b.stands_for);
+  if (!bytes) return std::nullopt;
+  const auto n = std::uint32_t(b.values.size());
+  CodedBlock c = encode_segment(b.key, n, 0, b.values.data(), n);
+  c.stands_for = b.stands_for;
+  c.stands_for_bytes = *bytes;
+  return c;
+}
+
 std::shared_ptr<const Payload> StreamEncoder::encode_counted(std::shared_ptr<const Payload> p) {
   const std::uint64_t dense = wire_size(p.get());
   ++bytes_.payloads;
@@ -46,7 +60,10 @@ std::shared_ptr<const Payload> StreamEncoder::encode_counted(std::shared_ptr<con
   out->coded = p->coded;
   for (const auto& b : p->blocks) {
     std::optional<CodedBlock> c;
-    if (info_->encodes_small || std::uint64_t(b.values.size()) >= ctx_.dense_below) c = enc_->encode(b.key, b.values);
+    if (b.stands_for)
+      c = encode_stand_in(b);
+    else if (info_->encodes_small || std::uint64_t(b.values.size()) >= ctx_.dense_below)
+      c = enc_->encode(b.key, b.values);
     if (c)
       out->coded.push_back(std::move(*c));
     else

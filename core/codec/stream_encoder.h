@@ -39,6 +39,7 @@ class StreamEncoder {
 
  private:
   std::shared_ptr<const Payload> encode_counted(std::shared_ptr<const Payload> p);
+  std::optional<CodedBlock> encode_stand_in(const ParamBlock& b) const;
   void record(TimeNs now);
   const CodecInfo* info_ = nullptr;
   CodecChoice choice_;

@@ -260,10 +260,11 @@ Scenario read_scenario(nlohmann::json j, const std::string& path, const std::vec
   read_schedule(r.object_or_empty("schedule"), sc, sc.schedule);
   read_p3(r.object_or_empty("p3"), sc, sc.p3);
   read_multigps(r.object_or_empty("multigps"), sc, sc.multigps);
-  if (sc.model.kind == "profile") {  // stand-in tensors: what cuts or codes tensor values cannot apply
-    if (sc.compression.any()) r.fail("model", "a workload profile runs without codecs (compression)");
+  if (sc.model.kind == "profile") {  // stand-in tensors: what cuts tensors cannot apply
     if (sc.dgt.on() || sc.p3.on() || sc.multigps.servers > 1)
       r.fail("model", "a workload profile does not combine with dgt, p3 or multigps (they cut tensors)");
+    if (sc.policy == "gaia")
+      r.fail("model", "a workload profile does not run under gaia (its significance filter reads tensor values)");
   }
   r.finish();
   return sc;

@@ -2,7 +2,8 @@
 // is a one-element stand-in that messages charge at the real tensor's size
 // (ParamBlock::stands_for), and a step charges the profile's compute, so sync
 // policies and schedulers run unchanged on a model of any size at the cost of
-// a tiny one. Nothing is learnt: the gradient is a constant and the loss zero;
+// a tiny one. A codec charges a stand-in by its wire-size rule for the real
+// tensor (CodecInfo::wire_bytes). Nothing is learnt: the gradient is a constant and the loss zero;
 // accuracy_modelled() is false and summary.json says so. Simulation only:
 // real mode would send the stand-ins, not the bytes they stand for.
 #pragma once
