@@ -151,6 +151,15 @@ void assemble_p3(const Scenario& sc, const std::vector<RoleReport>& reports, Run
 }
 }  // namespace
 
+void fold_stream_histories(nlohmann::json& report, std::vector<TimelineRow>* timeline) {
+  if (!report.is_object() || !report.contains("streams")) return;
+  for (auto& [name, s] : report["streams"].items()) {
+    if (!s.contains("history")) continue;
+    add_history(name, s["history"], timeline);
+    s.erase("history");
+  }
+}
+
 void assemble_role_reports(const Scenario& sc, const Deployment& dep, const std::vector<RoleReport>& reports,
                            RunResult* r) {
   std::vector<DcStats> dcs(sc.topology.dcs.size());

@@ -84,7 +84,10 @@ RunResult run_simulation(const Scenario& sc, const SimOptions& opt) {
     result.events = ns3::Simulator::GetEventCount();
     result.timeline = monitor.timeline();
     std::vector<RoleReport> reports;
-    for (const auto& a : actors) reports.push_back({a->report(end), result.sim_time_s});
+    for (const auto& a : actors) {
+      reports.push_back({a->report(end), result.sim_time_s});
+      fold_stream_histories(reports.back().report, &result.timeline);  // one node's histories at a time
+    }
     assemble_role_reports(sc, dep, reports, &result);
     result.network = flows ? flows->settings() : net->settings();
     result.scenario = sc.resolved;
