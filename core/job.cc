@@ -81,7 +81,8 @@ std::uint64_t TrainingJob::dense_model_bytes() const {
 }
 
 std::unique_ptr<Actor> TrainingJob::make_actor(NodeId id, Runtime& rt, RunMonitor* monitor, Tracer* tracer,
-                                               CheckpointStore* checkpoints, std::int64_t checkpoint_every) const {
+                                               CheckpointStore* checkpoints, std::int64_t checkpoint_every,
+                                               RunRecords* records) const {
   RoleContext ctx;
   ctx.model = model_.get();
   ctx.train = &data_.train;
@@ -97,6 +98,7 @@ std::unique_ptr<Actor> TrainingJob::make_actor(NodeId id, Runtime& rt, RunMonito
   if (n.role == Role::kLocalServer) ctx.parent_policy = policy.make(sc_.policy_params, Role::kGlobalServer);
   ctx.checkpoints = checkpoints;
   ctx.checkpoint_every = checkpoint_every;
+  ctx.records = records;
   ctx.state_server = dep_.state_server;
   ctx.compression = sc_.compression;
   ctx.seed = sc_.seed;

@@ -40,7 +40,8 @@ class TrainingJob {
 
   // `monitor`, `tracer` and `checkpoints` may be null. The actor keeps references to rt and this job.
   std::unique_ptr<Actor> make_actor(NodeId id, Runtime& rt, RunMonitor* monitor, Tracer* tracer,
-                                    CheckpointStore* checkpoints = nullptr, std::int64_t checkpoint_every = 0) const;
+                                    CheckpointStore* checkpoints = nullptr, std::int64_t checkpoint_every = 0,
+                                    RunRecords* records = nullptr) const;
 
  private:
   Scenario sc_;

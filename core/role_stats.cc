@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/run_records.h"
+
 namespace geotrain {
 namespace {
 // Calls fn(row, sample) with each timeline row and the last sample of a
@@ -32,21 +34,15 @@ void add_history(const std::string& name, const nlohmann::json& history, std::ve
 // the last worker holding the model that followed (the k-th push of every
 // worker and the first model each got after it are round k's).
 double comm_time_per_round(const Deployment& dep, const std::vector<RoleReport>& reports) {
-  std::vector<double> first, last;
+  RoundSpans spans;
   for (const auto& n : dep.nodes) {
     const nlohmann::json& j = reports.at(std::size_t(n.id)).report;
     if (n.role != Role::kWorker || j.is_null() || !j.contains("model_s")) continue;
     const nlohmann::json &push = j["push_s"], &model = j["model_s"];
     const std::size_t k = std::min(push.size(), model.size());
-    if (first.size() < k) first.resize(k, 1e300), last.resize(k, -1e300);
-    for (std::size_t i = 0; i < k; ++i) {
-      first[i] = std::min(first[i], push[i].get<double>());
-      last[i] = std::max(last[i], model[i].get<double>());
-    }
+    for (std::size_t i = 0; i < k; ++i) spans.add(i, push[i].get<double>(), model[i].get<double>());
   }
-  double sum = 0;
-  for (std::size_t i = 0; i < first.size(); ++i) sum += last[i] - first[i];
-  return first.empty() ? 0 : sum / double(first.size());
+  return spans.mean();
 }
 
 // The summary's dgt and each row's K, from the senders' and receivers' "dgt" reports.
@@ -150,15 +146,6 @@ void assemble_p3(const Scenario& sc, const std::vector<RoleReport>& reports, Run
   r->p3 = sum;
 }
 }  // namespace
-
-void fold_stream_histories(nlohmann::json& report, std::vector<TimelineRow>* timeline) {
-  if (!report.is_object() || !report.contains("streams")) return;
-  for (auto& [name, s] : report["streams"].items()) {
-    if (!s.contains("history")) continue;
-    add_history(name, s["history"], timeline);
-    s.erase("history");
-  }
-}
 
 void assemble_role_reports(const Scenario& sc, const Deployment& dep, const std::vector<RoleReport>& reports,
                            RunResult* r) {

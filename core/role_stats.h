@@ -23,10 +23,5 @@ struct RoleReport {
 // first) and, when the global server reported, r->rounds.
 void assemble_role_reports(const Scenario& sc, const Deployment& dep, const std::vector<RoleReport>& reports,
                            RunResult* r);
-// Adds a role report's per-stream histories to the timeline rows' stream
-// bytes now and drops them from the report (assemble_role_reports then finds
-// none to add): a runtime holding every report at once keeps only one node's
-// histories in memory at a time. The result is the same.
-void fold_stream_histories(nlohmann::json& report, std::vector<TimelineRow>* timeline);
 
 }  // namespace geotrain

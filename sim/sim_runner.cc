@@ -11,6 +11,7 @@
 #include "core/monitor.h"
 #include "core/progress.h"
 #include "core/role_stats.h"
+#include "core/run_records.h"
 #include "sim/flow_network.h"
 #include "sim/sim_network.h"
 #include "sim/sim_node.h"
@@ -52,7 +53,11 @@ RunResult run_simulation(const Scenario& sc, const SimOptions& opt) {
     const auto counters = [&] { return flows ? flows->counters() : net->counters(); };
     RunMonitor monitor(job.model(), job.data().test, sc.stop, sc.eval, counters);
     Progress progress(opt.progress, "sim", sc.stop.rounds);
-    monitor.on_eval([&progress](const TimelineRow& r) { progress(r); });
+    RunRecords records;  // the outputs' records, gathered as the run goes: memory flat in rounds
+    monitor.on_eval([&progress, &records](const TimelineRow& r) {
+      records.row_at(r.time_s);
+      progress(r);
+    });
 
     std::vector<std::unique_ptr<SimNode>> nodes;
     bool job_stopped = false;  // the core ended the job (vs. the time limit, or no events left)
@@ -62,7 +67,7 @@ RunResult run_simulation(const Scenario& sc, const SimOptions& opt) {
         ns3::Simulator::Stop();
       }));
       RunMonitor* m = n.id == dep.global_server ? &monitor : nullptr;
-      actors[n.id] = job.make_actor(n.id, *nodes.back(), m, opt.tracer);
+      actors[n.id] = job.make_actor(n.id, *nodes.back(), m, opt.tracer, nullptr, 0, &records);
     }
     for (auto& a : actors) ns3::Simulator::ScheduleNow([p = a.get()] { p->start(); });
     if (sc.stop.sim_time_s > 0) ns3::Simulator::Stop(ns3::Seconds(sc.stop.sim_time_s));
@@ -84,11 +89,10 @@ RunResult run_simulation(const Scenario& sc, const SimOptions& opt) {
     result.events = ns3::Simulator::GetEventCount();
     result.timeline = monitor.timeline();
     std::vector<RoleReport> reports;
-    for (const auto& a : actors) {
-      reports.push_back({a->report(end), result.sim_time_s});
-      fold_stream_histories(reports.back().report, &result.timeline);  // one node's histories at a time
-    }
+    for (const auto& a : actors) reports.push_back({a->report(end), result.sim_time_s});
+    records.fill(result.timeline);
     assemble_role_reports(sc, dep, reports, &result);
+    result.comm_time_per_round_s = records.spans().mean();
     result.network = flows ? flows->settings() : net->settings();
     result.scenario = sc.resolved;
     result.drops = flows ? flows->drops() : net->drops();

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "core/codec/segment.h"
+#include "core/run_records.h"
 #include "core/wire.h"
 
 namespace geotrain {
@@ -14,7 +15,13 @@ StreamEncoder::StreamEncoder(const CodecChoice& choice, const EncoderContext& ct
   if (info_->make) enc_ = info_->make(choice.params, ctx);
 }
 
+void StreamEncoder::attach(RunRecords& records, const std::string& name) {
+  records_ = &records;
+  record_id_ = records.add_stream(name);
+}
+
 void StreamEncoder::record(TimeNs now) {
+  if (records_) return records_->record(record_id_, now, bytes_);
   if (!history_.empty() && history_.back().t == now)
     history_.back() = {now, bytes_};
   else

@@ -15,6 +15,8 @@
 
 namespace geotrain {
 
+class RunRecords;
+
 // The stream's running totals after its payloads encoded at time `t` (one
 // sample per distinct time), so a timeline row can read what had been sent by
 // its evaluation.
@@ -35,6 +37,8 @@ class StreamEncoder {
   std::shared_ptr<const Payload> encode(std::shared_ptr<const Payload> p, TimeNs now);
   const StreamBytes& bytes() const { return bytes_; }
   const std::vector<StreamSample>& history() const { return history_; }
+  // Records its totals there after each encode instead of keeping a history.
+  void attach(RunRecords& records, const std::string& name);
   const std::string& kind() const { return choice_.kind; }
 
  private:
@@ -48,6 +52,8 @@ class StreamEncoder {
   std::unique_ptr<Encoder> enc_;
   StreamBytes bytes_;
   std::vector<StreamSample> history_;
+  RunRecords* records_ = nullptr;
+  int record_id_ = -1;
 };
 
 }  // namespace geotrain

@@ -30,7 +30,9 @@ StreamEncoder stream(const RoleContext& ctx, const NodeSpec& me, Tier t, bool pu
   // Every sender's stream draws its own random numbers, fixed by the seed.
   const std::uint64_t seed =
       ctx.seed * 0x9E3779B97F4A7C15ull + std::uint64_t(me.id) * 4 + (t == Tier::kWan ? 2 : 0) + (push ? 1 : 0);
-  return StreamEncoder(choice, {t, seed, dense_below}, /*fresh=*/!push);
+  StreamEncoder s(choice, {t, seed, dense_below}, /*fresh=*/!push);
+  if (ctx.records) s.attach(*ctx.records, stream_name(t, push));
+  return s;
 }
 }  // namespace
 

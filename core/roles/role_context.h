@@ -15,6 +15,7 @@ namespace geotrain {
 
 class RunMonitor;
 class CheckpointStore;
+class RunRecords;
 
 struct RoleContext {
   const Model* model = nullptr;
@@ -38,6 +39,9 @@ struct RoleContext {
   CompressionSpec compression;
   std::vector<int> dc_of;  // by node id
   std::uint64_t seed = 1;
+  // Where a single-process runtime gathers the outputs' records as the run
+  // goes (core/run_records.h); null: each role keeps them for its report.
+  RunRecords* records = nullptr;
 
   // (A node outside the deployment, e.g. a test's probe, counts as remote.)
   Tier tier(NodeId a, NodeId b) const {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/run_records.h"
+
 namespace geotrain {
 
 Worker::Worker(Runtime& rt, const NodeSpec& spec, const RoleContext& ctx)
@@ -172,7 +174,11 @@ void Worker::send_backlog() {
 
 std::shared_ptr<const Payload> Worker::send_push(std::shared_ptr<const Payload> update) {
   ++stats_.pushes;
-  if (model_s_.size() == push_s_.size()) push_s_.push_back(to_seconds(rt_.now()));  // the first push of a round
+  if (models_ == pushes_) {  // the first push of a round
+    ++pushes_;
+    round_push_s_ = to_seconds(rt_.now());
+    if (!ctx_.records) push_s_.push_back(round_push_s_);
+  }
   if (ctx_.tracer) ctx_.tracer->record(rt_.now(), spec_.id, TraceKind::kWorkerPushed, round_);
   std::shared_ptr<const Payload> sent = push_codec_.encode(std::move(update), rt_.now());
   rt_.send(make_message(MsgKind::kPush, spec_.id, spec_.parent, round_, sent));
@@ -188,7 +194,13 @@ void Worker::report_state() {
 
 void Worker::install(const Message& response) {
   transfer_s_ = to_seconds(rt_.now() - pull_sent_) + response.transfer_s;
-  if (model_s_.size() < push_s_.size()) model_s_.push_back(to_seconds(rt_.now()));
+  if (models_ < pushes_) {  // the model that followed this round's push
+    ++models_;
+    if (ctx_.records)
+      ctx_.records->spans().add(models_ - 1, round_push_s_, to_seconds(rt_.now()));
+    else
+      model_s_.push_back(to_seconds(rt_.now()));
+  }
   if (changes_) apply_served(pulled_, *response.payload);
   const ParamSet& w = changes_ ? pulled_ : response.payload->blocks;
   if (local_opt_ && pulling_ && !awaiting_merge_) {  // stepped on since the push: w = w_g + (w - w_snap)

@@ -108,6 +108,10 @@ class Worker : public Actor {
   TimeNs pull_sent_ = 0;
   // For the summary's comm_time_per_round_s: when each push left, and when the
   // first model after it arrived (seconds).
+  // Rounds' communication spans: each round's first push and the model after
+  // it, kept here for the report unless the runtime gathers them (RunRecords).
+  std::size_t pushes_ = 0, models_ = 0;
+  double round_push_s_ = 0;
   std::vector<double> push_s_, model_s_;
   std::int64_t round_ = 0;
   std::vector<int> order_, batch_;
