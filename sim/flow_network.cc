@@ -198,7 +198,7 @@ void FlowNetwork::start(Conn& c) {
   c.last = ns3::Simulator::Now();
   c.rate = 0;
   next_message(c);
-  recompute(c.path->links);
+  changed(c.path->links);
 }
 
 void FlowNetwork::next_message(Conn& c) {
@@ -275,11 +275,27 @@ void FlowNetwork::complete(Conn& c) {
     auto& f = links_[std::size_t(l)].flows;
     f.erase(std::find(f.begin(), f.end(), c.id));
   }
-  recompute(p.links);
+  changed(p.links);
 }
 
 void FlowNetwork::count(const Conn& c, std::uint64_t wire_bytes) {
   for (int l : c.path->links) (links_[std::size_t(l)].wan ? counters_.wan_bytes : counters_.lan_bytes) += wire_bytes;
+}
+
+// Every change at one instant is re-rated once, after the others: a server
+// answering 64 children starts 64 flows at the same time, one recomputation
+// instead of 64 growing ones. No time passes meanwhile, so no byte moves at a
+// rate that is about to change.
+void FlowNetwork::changed(const std::vector<int>& links) {
+  dirty_.insert(dirty_.end(), links.begin(), links.end());
+  if (recompute_pending_) return;
+  recompute_pending_ = true;
+  ns3::Simulator::ScheduleNow([this] {
+    recompute_pending_ = false;
+    std::vector<int> seeds;
+    seeds.swap(dirty_);
+    recompute(seeds);
+  });
 }
 
 void FlowNetwork::recompute(const std::vector<int>& seeds) {
@@ -331,7 +347,7 @@ void FlowNetwork::recompute(const std::vector<int>& seeds) {
 
 void FlowNetwork::set_bandwidth(int link, double mbps) {
   links_[std::size_t(link)].bytes_per_s = mbps_to_bytes(mbps);
-  recompute({link});
+  changed({link});
 }
 
 nlohmann::json FlowNetwork::settings() const {

@@ -13,7 +13,8 @@
 //   sqrt(3 / (2 b p)), b segments per ACK).
 // - Rates are recomputed only when a flow starts or ends or a link's bandwidth
 //   changes, and then only for the flows that share a link with the change,
-//   transitively (one connected component of the link-flow graph).
+//   transitively (one connected component of the link-flow graph); all the
+//   changes of one instant are re-rated together.
 // - A message arrives when its last byte has left at the flow's rate plus the
 //   path's latency plus one packet's serialisation at every other hop
 //   (store and forward).
@@ -85,6 +86,7 @@ class FlowNetwork : public Transport {
   void start(Conn& c);                            // becomes an active flow
   void next_message(Conn& c);                     // head of the queue onto the wire
   void complete(Conn& c);                         // the head message's last byte left
+  void changed(const std::vector<int>& links);    // re-rate them once this instant's changes are in
   void recompute(const std::vector<int>& links);  // the component reached from these links
   void advance(Conn& c);                          // bytes sent since the last update
   void schedule_completion(Conn& c);
@@ -101,8 +103,10 @@ class FlowNetwork : public Transport {
   std::map<std::pair<NodeId, NodeId>, Path> paths_;  // cached routes
   std::vector<std::unique_ptr<Conn>> conns_;         // index = flow id
   std::map<std::tuple<NodeId, NodeId, bool>, int> conn_index_;
-  std::vector<int> local_;        // recompute()'s scratch: a link's index in the component, -1 outside
-  std::vector<char> flow_seen_;   // recompute()'s scratch: a connection already in the component
+  std::vector<int> local_;       // recompute()'s scratch: a link's index in the component, -1 outside
+  std::vector<char> flow_seen_;  // recompute()'s scratch: a connection already in the component
+  std::vector<int> dirty_;       // links changed at this instant, not yet re-rated
+  bool recompute_pending_ = false;
   std::mt19937_64 loss_rng_;
   NetCounters counters_;
   std::uint64_t seq_ = 0, recomputations_ = 0, recomputed_flows_ = 0, best_effort_lost_ = 0;
