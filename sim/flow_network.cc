@@ -45,8 +45,6 @@ FlowNetwork::FlowNetwork(const Scenario& sc, const Deployment& dep, Deliver deli
   auto add = [&](const LinkSpec& spec, bool wan) {
     Link l;
     l.bytes_per_s = mbps_to_bytes(spec.bandwidth_mbps);
-    l.latency_s = spec.latency_ms / 1e3;
-    l.loss = spec.loss;
     l.wan = wan;
     links_.push_back(l);
     return int(links_.size()) - 1;
@@ -68,9 +66,9 @@ FlowNetwork::FlowNetwork(const Scenario& sc, const Deployment& dep, Deliver deli
 
 FlowNetwork::~FlowNetwork() = default;
 
-std::uint64_t FlowNetwork::on_wire(std::uint64_t payload, std::uint32_t segment) const {
+std::uint64_t FlowNetwork::on_wire(std::uint64_t payload, std::uint32_t segment, bool datagram) const {
   const std::uint64_t packets = std::max<std::uint64_t>(1, (payload + segment - 1) / segment);
-  return payload + packets * kTcpWireHeader;
+  return payload + packets * (datagram ? kUdpWireHeader : kTcpWireHeader);
 }
 
 const FlowNetwork::Path& FlowNetwork::path(NodeId from, NodeId to) {
@@ -122,7 +120,6 @@ const FlowNetwork::Path& FlowNetwork::path(NodeId from, NodeId to) {
     const double packet_s = double(p.segment + kTcpWireHeader) / mbps_to_bytes(s.bandwidth_mbps);
     hops_s += packet_s;
     slowest_hop = std::max(slowest_hop, packet_s);
-    p.wan = p.wan || links_[std::size_t(p.links[i])].wan;
   }
   p.forward_extra_s = hops_s - slowest_hop;
   p.loss = 1 - survive;
@@ -171,7 +168,7 @@ void FlowNetwork::open(Conn& c) {
   c.opening = true;
   const Path& p = *c.path;
   const double rtt = 2 * p.latency_s;
-  const double bytes = double(on_wire(c.queued.begin()->second.wire_bytes, p.segment));
+  const double bytes = double(on_wire(c.queued.begin()->second.wire_bytes, p.segment, false));
   double rate = std::numeric_limits<double>::infinity();
   for (int l : p.links) rate = std::min(rate, links_[std::size_t(l)].bytes_per_s);
   const double window0 =
@@ -205,10 +202,7 @@ void FlowNetwork::next_message(Conn& c) {
   auto it = c.queued.begin();
   c.head = std::move(it->second);
   c.queued.erase(it);
-  const std::uint32_t seg = c.path->segment;
-  const std::uint64_t payload = c.head->wire_bytes;
-  c.left = c.datagram ? double(payload + std::max<std::uint64_t>(1, (payload + seg - 1) / seg) * kUdpWireHeader)
-                      : double(on_wire(payload, seg));
+  c.left = double(on_wire(c.head->wire_bytes, c.path->segment, c.datagram));
 }
 
 void FlowNetwork::advance(Conn& c) {
@@ -247,7 +241,7 @@ void FlowNetwork::complete(Conn& c) {
   const std::uint32_t seg = p.segment;
   const std::uint64_t packets = std::max<std::uint64_t>(1, (m.wire_bytes + seg - 1) / seg);
   if (c.datagram) {
-    count(c, m.wire_bytes + packets * kUdpWireHeader);
+    count(c, on_wire(m.wire_bytes, seg, true));
     bool lost = false;
     if (p.loss > 0) {
       std::uniform_real_distribution<double> u(0, 1);
@@ -261,7 +255,7 @@ void FlowNetwork::complete(Conn& c) {
   } else {
     const std::uint64_t acks = (packets + SimNetwork::delayed_ack_count(seg) - 1) / SimNetwork::delayed_ack_count(seg);
     // On a lossy path every lost segment is sent again: 1 / (1 - loss) times the data, on average.
-    count(c, std::uint64_t(double(on_wire(m.wire_bytes, seg)) / (1 - p.loss)) + acks * kTcpWireHeader);
+    count(c, std::uint64_t(double(on_wire(m.wire_bytes, seg, false)) / (1 - p.loss)) + acks * kTcpWireHeader);
     ns3::Simulator::Schedule(ns3::Seconds(p.latency_s + p.forward_extra_s), [this, m = std::move(m)] { deliver_(m); });
   }
   if (!c.queued.empty()) {  // the connection stays one flow at the same rate

@@ -64,8 +64,6 @@ class FlowNetwork : public Transport {
  private:
   struct Link {
     double bytes_per_s = 0;  // current capacity, wire bytes
-    double latency_s = 0;
-    double loss = 0;
     bool wan = false;
     std::vector<int> flows;  // active connections crossing it
   };
@@ -76,7 +74,6 @@ class FlowNetwork : public Transport {
     std::uint32_t segment = 0;
     double loss = 0;  // per packet, over the path
     double cap = 0;   // bytes per second the window (and loss) allow; 0: none
-    bool wan = false;
   };
   struct Conn;
 
@@ -92,7 +89,8 @@ class FlowNetwork : public Transport {
   void schedule_completion(Conn& c);
   void set_bandwidth(int link, double mbps);
   void count(const Conn& c, std::uint64_t wire_bytes);
-  std::uint64_t on_wire(std::uint64_t payload, std::uint32_t segment) const;
+  // A message's bytes on one link: payload plus each segment's (or datagram's) headers.
+  std::uint64_t on_wire(std::uint64_t payload, std::uint32_t segment, bool datagram) const;
 
   const Scenario& sc_;
   const Deployment& dep_;
