@@ -1,5 +1,8 @@
 #include "core/atomic_file.h"
 
+#include <unistd.h>
+
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
@@ -10,7 +13,11 @@
 namespace geotrain {
 
 void write_file_atomically(const std::string& path, const std::string& content) {
-  const std::string tmp = path + ".tmp";
+  // The temporary's name is unique per process and call: two shards of a Slurm
+  // array writing the same results.csv at once must not rename each other's
+  // temporary away (the last rename wins, whole).
+  static std::atomic<unsigned> counter{0};
+  const std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter.fetch_add(1));
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) throw std::runtime_error(tmp + ": cannot open for writing");
@@ -20,7 +27,10 @@ void write_file_atomically(const std::string& path, const std::string& content) 
   }
   std::error_code ec;
   std::filesystem::rename(tmp, path, ec);
-  if (ec) throw std::runtime_error(path + ": cannot replace: " + ec.message());
+  if (ec) {
+    std::filesystem::remove(tmp, ec);
+    throw std::runtime_error(path + ": cannot replace: " + ec.message());
+  }
 }
 
 void check_writable_dir(const std::string& dir, const std::string& option) {

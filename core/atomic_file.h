@@ -7,8 +7,10 @@
 
 namespace geotrain {
 
-// Writes `content` to `path` + ".tmp", then renames it over `path` (atomic on
-// POSIX filesystems). Throws std::runtime_error naming the file on failure.
+// Writes `content` to a temporary beside `path` named for this process and
+// call, then renames it over `path` (atomic on POSIX filesystems), so
+// concurrent writers of one file never collide: the last rename wins, whole. Throws std::runtime_error naming the file
+// on failure.
 void write_file_atomically(const std::string& path, const std::string& content);
 
 // Creates directory `dir` if needed and proves a file can be written in it, so a
