@@ -223,6 +223,25 @@ TEST(Codec, UnbiasedQuantisersAverageToTheInput) {
   EXPECT_EQ(make("signsgd_ef")->encode(1, random_vector(1000, 1))->bytes.size(), 129u) << "one bit per entry";
 }
 
+// TernGrad decodes a byte (four codes) at a time: every entry, the three of a
+// partial last byte too, comes back as 0 or +-scale with the input's sign, and
+// an entry at the clip is always sent.
+TEST(Codec, TernGradDecodesEveryEntryOfAPartialLastByte) {
+  Eigen::VectorXf x = random_vector(1003, 8);
+  x.tail(3) << 100.0f, -100.0f, 100.0f;  // beyond 2.5 sigma: clipped to the scale, sent with probability 1
+  const auto b = make("terngrad")->encode(1, x);
+  ASSERT_TRUE(b);
+  const float s = load_raw<float>(b->bytes.data());
+  const Eigen::VectorXf d = decode(b, x);
+  for (Eigen::Index i = 0; i < x.size(); ++i) {
+    EXPECT_TRUE(d[i] == 0.0f || d[i] == (x[i] < 0 ? -s : s)) << i << ": " << d[i];
+  }
+  EXPECT_EQ(d[1000], s);
+  EXPECT_EQ(d[1001], -s);
+  EXPECT_EQ(d[1002], s);
+  EXPECT_GT((d.head(1000).array() != 0.0f).count(), 10) << "the whole bytes decode too";
+}
+
 // With error feedback nothing is lost: the decoded updates' sum tracks the
 // inputs' sum, the gap being only what is still held back (bounded).
 TEST(Codec, WithErrorFeedbackTheDecodedSumConvergesToTheInputsSum) {

@@ -34,21 +34,28 @@ class MomentumSparsifier : public Encoder {
     const float m = m_;
     const float threshold =
         sampled_threshold(n, d, rng_, [&](std::size_t i) { return std::abs(v[i] + m * u[i] + k * gp[i]); });
-    std::vector<std::uint32_t> idx;
-    std::vector<float> val;
-    idx.reserve(std::min(cap, n / 50 + 16));
-    val.reserve(idx.capacity());
+    // Scratch kept across encodes: fresh megabyte buffers would be faulted in
+    // page by page on every encode (a fifth of its time on a VM).
+    std::vector<std::uint32_t>& idx = idx_;
+    std::vector<float>& val = val_;
+    idx.clear();
+    val.clear();
     // In chunks that stay in cache: the update vectorised, then a scan of the
-    // chunk for entries at or above the threshold (most 64-entry runs have none).
-    constexpr std::size_t kChunk = 4096, kRun = 64;
-    for (std::size_t start = 0; start < n; start += kChunk) {
-      const Eigen::Index len = Eigen::Index(std::min(kChunk, n - start));
+    // chunk for entries at or above the threshold, 8 at a time with fixed-size
+    // (unrolled) maxima: at density 1% twelve runs in thirteen hold none and
+    // are skipped (with 64-entry runs half held one, and their scalar scan cost
+    // more than the update).
+    constexpr Eigen::Index kChunk = 4096, kRun = 8;
+    for (std::size_t start = 0; start < n; start += std::size_t(kChunk)) {
+      const Eigen::Index len = std::min(kChunk, Eigen::Index(n - start));
       Eigen::Map<Eigen::ArrayXf> uc(u + start, len), vc(v + start, len);
       uc = m * uc + k * Eigen::Map<const Eigen::ArrayXf>(gp + start, len);
       vc += uc;
-      for (Eigen::Index r = 0; r < len; r += Eigen::Index(kRun)) {
-        const Eigen::Index rl = std::min(Eigen::Index(kRun), len - r);
-        if (vc.segment(r, rl).abs().maxCoeff() < threshold) continue;
+      for (Eigen::Index r = 0; r < len; r += kRun) {
+        const Eigen::Index rl = std::min(kRun, len - r);
+        if (rl == kRun ? Eigen::Map<const Eigen::Array<float, kRun, 1>>(&vc[r]).abs().maxCoeff() < threshold
+                       : vc.segment(r, rl).abs().maxCoeff() < threshold)
+          continue;
         for (Eigen::Index j = r; j < r + rl; ++j) {
           const float vi = vc[j];
           if (std::abs(vi) >= threshold && vi != 0.0f && idx.size() < cap) {
@@ -60,8 +67,7 @@ class MomentumSparsifier : public Encoder {
         }
       }
     }
-    CodedBlock b = encode_sparse_values(key, std::uint32_t(n), idx, val);
-    return b;
+    return encode_sparse_values(key, std::uint32_t(n), idx, val);
   }
 
  private:
@@ -78,6 +84,8 @@ class MomentumSparsifier : public Encoder {
   float m_;
   std::mt19937_64 rng_;
   std::map<std::uint32_t, State> state_;
+  std::vector<std::uint32_t> idx_;
+  std::vector<float> val_;
 };
 
 }  // namespace
