@@ -23,6 +23,7 @@
 #include "core/role_stats.h"
 #include "real/auth.h"
 #include "real/netns.h"
+#include "real/port_picker.h"
 #include "real/process.h"
 #include "real/real_config.h"
 #include "real/real_node.h"
@@ -41,24 +42,6 @@ namespace {
 std::int64_t unix_now_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
       .count();
-}
-
-// A port that is free now for both TCP and UDP, drawn from below the kernel's
-// ephemeral range (32768+), so no relay or outgoing connection of this or a
-// concurrent launch can take it before the node binds it.
-std::uint16_t free_port(asio::io_context& io, std::mt19937& rng) {
-  for (int attempt = 0; attempt < 1000; ++attempt) {
-    const auto port = std::uint16_t(std::uniform_int_distribution<int>(20000, 32000)(rng));
-    boost::system::error_code e1, e2;
-    asio::ip::tcp::acceptor a(io);
-    a.open(asio::ip::tcp::v4(), e1);
-    if (!e1) a.bind({asio::ip::make_address("127.0.0.1"), port}, e1);
-    asio::ip::udp::socket u(io);
-    u.open(asio::ip::udp::v4(), e2);
-    if (!e2) u.bind({asio::ip::make_address("127.0.0.1"), port}, e2);
-    if (!e1 && !e2) return port;
-  }
-  throw std::runtime_error("no free port in 20000-32000");
 }
 
 }  // namespace
@@ -176,18 +159,13 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
   cfg.heartbeat_s = opt.heartbeat_s;
   cfg.failure_timeout_s = opt.failure_timeout_s;
   cfg.checkpoint_every = opt.checkpoint_every;
-  std::mt19937 port_rng(std::random_device{}());
-  std::set<std::uint16_t> taken;
+  PortPicker ports(std::random_device{}());  // held until the job ends
   for (std::size_t i = 0; i < dep.nodes.size(); ++i) {
     Endpoint e;
     if (lab) e.host = lab->node_host(dep.nodes[i].dc);
-    do e.tcp_port = free_port(io, port_rng);
-    while (!taken.insert(e.tcp_port).second);
+    e.tcp_port = ports.pick();
     e.udp_port = e.tcp_port;  // TCP and UDP port numbers are separate spaces
-    if (opt.tls != TlsLinks::kOff) {
-      do e.tls_port = free_port(io, port_rng);
-      while (!taken.insert(e.tls_port).second);
-    }
+    if (opt.tls != TlsLinks::kOff) e.tls_port = ports.pick();
     cfg.nodes.push_back(e);
   }
   if (opt.tls != TlsLinks::kOff) {

@@ -12,6 +12,7 @@
 #include <functional>
 #include <thread>
 
+#include "real/port_picker.h"
 #include "real/process.h"
 #include "tests/real_test_util.h"
 
@@ -159,9 +160,12 @@ std::vector<pid_t> start_multi_host(const std::string& dir, int rounds) {
   cfg["secret_file"] = dir + "/secret";
   cfg["out"] = dir + "/out";
   cfg["failure_timeout_s"] = 1;
-  const int base = 23000 + int(::getpid() % 5000);
-  for (int i = 0; i < 7; ++i)
-    cfg["nodes"].push_back({{"host", "127.0.0.1"}, {"tcp_port", base + i}, {"udp_port", base + i}});
+  // Reserved against concurrent launches and tests until this test process ends.
+  static real::PortPicker ports(std::uint32_t(::getpid()));
+  for (int i = 0; i < 7; ++i) {
+    const std::uint16_t port = ports.pick();
+    cfg["nodes"].push_back({{"host", "127.0.0.1"}, {"tcp_port", port}, {"udp_port", port}});
+  }
   std::ofstream(dir + "/config.json") << cfg.dump(1);
   std::vector<pid_t> pids;
   for (int i = 0; i < 7; ++i)

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "core/config/json_reader.h"
+#include "real/port_picker.h"
 #include "real/process.h"
 #include "tests/real_test_util.h"
 
@@ -291,9 +292,12 @@ nlohmann::json deployment(const std::string& dir, const std::string& secret_file
   cfg["sets"] = {R"(model={"kind":"softmax"})", R"(dataset={"kind":"synthetic"})", "stop.rounds=20"};
   cfg["secret_file"] = secret_file;
   cfg["out"] = dir + "/out";
-  const int base = 26000 + int(::getpid() % 5000);
-  for (int i = 0; i < 7; ++i)
-    cfg["nodes"].push_back({{"host", i == 1 ? host1 : "127.0.0.1"}, {"tcp_port", base + i}, {"udp_port", base + i}});
+  // Reserved against concurrent launches and tests until this test process ends.
+  static real::PortPicker ports(std::uint32_t(::getpid()));
+  for (int i = 0; i < 7; ++i) {
+    const std::uint16_t port = ports.pick();
+    cfg["nodes"].push_back({{"host", i == 1 ? host1 : "127.0.0.1"}, {"tcp_port", port}, {"udp_port", port}});
+  }
   return cfg;
 }
 
@@ -320,8 +324,10 @@ TEST(Deployment, ANodeWithTheWrongSecretSaysSoAndExits) {
   fs::create_directories(d);
   std::ofstream(d + "/right") << "0123456789abcdef0123456789abcdef\n";
   std::ofstream(d + "/wrong") << "fedcba9876543210fedcba9876543210\n";
-  std::ofstream(d + "/right.json") << deployment(d, d + "/right", "127.0.0.1").dump(1);
-  std::ofstream(d + "/wrong.json") << deployment(d, d + "/wrong", "127.0.0.1").dump(1);
+  nlohmann::json cfg = deployment(d, d + "/right", "127.0.0.1");
+  std::ofstream(d + "/right.json") << cfg.dump(1);
+  cfg["secret_file"] = d + "/wrong";  // the same nodes and ports, another secret
+  std::ofstream(d + "/wrong.json") << cfg.dump(1);
   const pid_t gs = real::spawn_process(testing::geotrain_bin(), {"real", "--role", "0", "--config", d + "/right.json"},
                                        d + "/0.log");
   const auto start = std::chrono::steady_clock::now();
