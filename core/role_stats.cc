@@ -24,10 +24,7 @@ void at_each_row(const nlohmann::json& history, std::vector<TimelineRow>& timeli
 void add_history(const std::string& name, const nlohmann::json& history, std::vector<TimelineRow>* timeline) {
   at_each_row(history, *timeline, [&name](TimelineRow& row, const nlohmann::json& h) {
     StreamBytes& t = row.streams[name];
-    if (h.is_null()) return;
-    t.payloads += h[1].get<std::uint64_t>();
-    t.dense_bytes += h[2].get<std::uint64_t>();
-    t.sent_bytes += h[3].get<std::uint64_t>();
+    if (!h.is_null()) t += {h[1].get<std::uint64_t>(), h[2].get<std::uint64_t>(), h[3].get<std::uint64_t>()};
   });
 }
 // Mean over rounds of the time from a round's first push leaving a worker to

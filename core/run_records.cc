@@ -29,13 +29,8 @@ void RunRecords::close_rows_before(double time_s) {
   while (n < open_.size() && open_[n] < time_s) ++n;
   if (n == 0) return;
   std::map<std::string, StreamBytes> now;
-  for (const auto& s : streams_) {
-    if (s.total.payloads == 0) continue;
-    StreamBytes& t = now[s.name];
-    t.payloads += s.total.payloads;
-    t.dense_bytes += s.total.dense_bytes;
-    t.sent_bytes += s.total.sent_bytes;
-  }
+  for (const auto& s : streams_)
+    if (s.total.payloads > 0) now[s.name] += s.total;
   closed_.insert(closed_.end(), n, now);
   open_.erase(open_.begin(), open_.begin() + std::ptrdiff_t(n));
 }
@@ -55,12 +50,7 @@ void RunRecords::fill(std::vector<TimelineRow>& rows) {
     if (s.total.payloads > 0) names.push_back(s.name);
   for (std::size_t i = 0; i < rows.size() && i < closed_.size(); ++i) {
     for (const auto& n : names) rows[i].streams[n];
-    for (const auto& [name, b] : closed_[i]) {
-      StreamBytes& t = rows[i].streams[name];
-      t.payloads += b.payloads;
-      t.dense_bytes += b.dense_bytes;
-      t.sent_bytes += b.sent_bytes;
-    }
+    for (const auto& [name, b] : closed_[i]) rows[i].streams[name] += b;
   }
 }
 

@@ -92,7 +92,7 @@ RunResult run_simulation(const Scenario& sc, const SimOptions& opt) {
     for (const auto& a : actors) reports.push_back({a->report(end), result.sim_time_s});
     records.fill(result.timeline);
     assemble_role_reports(sc, dep, reports, &result);
-    result.comm_time_per_round_s = records.spans().mean();
+    result.comm_time_per_round_s = records.spans().mean();  // the workers' reports carry no spans here
     result.network = flows ? flows->settings() : net->settings();
     result.scenario = sc.resolved;
     result.drops = flows ? flows->drops() : net->drops();

@@ -37,10 +37,8 @@ class MomentumSparsifier : public Encoder {
     // Scratch kept across encodes: fresh megabyte buffers would be faulted in
     // page by page on every encode (8% of its profile on a VM, where faults
     // are dear).
-    std::vector<std::uint32_t>& idx = idx_;
-    std::vector<float>& val = val_;
-    idx.clear();
-    val.clear();
+    idx_.clear();
+    val_.clear();
     // In chunks that stay in cache: the update vectorised, then a scan of the
     // chunk for entries at or above the threshold, 8 at a time with fixed-size
     // (unrolled) maxima: at density 1% twelve runs in thirteen hold none and
@@ -59,16 +57,16 @@ class MomentumSparsifier : public Encoder {
           continue;
         for (Eigen::Index j = r; j < r + rl; ++j) {
           const float vi = vc[j];
-          if (std::abs(vi) >= threshold && vi != 0.0f && idx.size() < cap) {
-            idx.push_back(std::uint32_t(start + std::size_t(j)));
-            val.push_back(vi);
+          if (std::abs(vi) >= threshold && vi != 0.0f && idx_.size() < cap) {
+            idx_.push_back(std::uint32_t(start + std::size_t(j)));
+            val_.push_back(vi);
             uc[j] = 0;
             vc[j] = 0;
           }
         }
       }
     }
-    return encode_sparse_values(key, std::uint32_t(n), idx, val);
+    return encode_sparse_values(key, std::uint32_t(n), idx_, val_);
   }
 
  private:

@@ -8,6 +8,12 @@ namespace geotrain {
 
 struct StreamBytes {
   std::uint64_t payloads = 0, dense_bytes = 0, sent_bytes = 0;
+  StreamBytes& operator+=(const StreamBytes& o) {
+    payloads += o.payloads;
+    dense_bytes += o.dense_bytes;
+    sent_bytes += o.sent_bytes;
+    return *this;
+  }
 };
 
 }  // namespace geotrain

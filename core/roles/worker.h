@@ -106,9 +106,7 @@ class Worker : public Actor {
   // the transfer estimate (last pull's duration plus the parent's own fetch).
   double last_step_s_ = 0, transfer_s_ = 0;
   TimeNs pull_sent_ = 0;
-  // For the summary's comm_time_per_round_s: when each push left, and when the
-  // first model after it arrived (seconds).
-  // Rounds' communication spans: each round's first push and the model after
+  // For the summary's comm_time_per_round_s, rounds' communication spans: each round's first push and the model after
   // it, kept here for the report unless the runtime gathers them (RunRecords).
   std::size_t pushes_ = 0, models_ = 0;
   double round_push_s_ = 0;
