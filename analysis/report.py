@@ -77,19 +77,27 @@ def codec_label(s):
     return " ".join(parts) or "dense"
 
 
-def accuracy_plot(runs, x_of, xlabel, title, target=None, log_x=False):
-    """Test accuracy per run against x_of(timeline row); one line per run."""
+def metric_names(runs):
+    """The learner's metrics (summary.json `metrics`), primary first; test_accuracy for older summaries."""
+    m = (runs[0][1].get("metrics") or {}) if runs else {}
+    names = list((m.get("values") or {}).keys()) or ["test_accuracy"]
+    primary = m.get("primary") or names[0]
+    return [primary] + [n for n in names if n != primary]
+
+
+def accuracy_plot(runs, x_of, xlabel, title, target=None, log_x=False, metric="test_accuracy"):
+    """A metric (test accuracy unless told) per run against x_of(timeline row); one line per run."""
     fig, ax = plt.subplots(figsize=(9, 5))
     for i, (label, s, rows) in enumerate(runs):
         if rows:  # 10 colours, then the next line style: no two runs look alike
-            ax.plot([x_of(r) for r in rows], [r["test_accuracy"] for r in rows], marker=".", label=label,
+            ax.plot([x_of(r) for r in rows], [r.get(metric, float("nan")) for r in rows], marker=".", label=label,
                     color=f"C{i % 10}", linestyle=["-", "--", ":", "-."][i // 10 % 4])
     if target:
         ax.axhline(target, color="grey", linestyle="--", linewidth=1, label=f"target {target}")
     if log_x:
         ax.set_xscale("log")
     ax.set_xlabel(xlabel)
-    ax.set_ylabel("test accuracy")
+    ax.set_ylabel(metric.replace("_", " "))
     ax.set_title(title)
     if ax.get_legend_handles_labels()[0]:
         ax.legend(fontsize=7, ncol=2)
@@ -148,7 +156,7 @@ def heat_map(runs, topologies, target, out):
                 ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, edgecolor="red", linewidth=2.5))
     ax.set_xticks(range(len(topologies)), topologies, rotation=30, ha="right", fontsize=8)
     ax.set_yticks(range(len(policies)), policies, fontsize=8)
-    ax.set_title(f"Time to accuracy {target} (s); grey: not reached; red box: best of the column")
+    ax.set_title(f"Time to {target} (s); grey: not reached; red box: best of the column")
     fig.colorbar(im, ax=ax, label="seconds")
     return save(fig, out, "time_to_target_heatmap.png")
 
@@ -157,19 +165,31 @@ def render(d, runs, out):
     """Writes every PNG and index.html into out."""
     pngs = []
 
-    target = runs[0][1].get("target_accuracy") if runs else None
-    fig = accuracy_plot(runs, lambda r: r["time_s"], "time (s, simulated or elapsed)", "Accuracy vs time",
-                        target=target)
-    pngs.append(("Accuracy vs time, per run", save(fig, out, "accuracy_vs_time.png")))
+    names = metric_names(runs)
+    primary = names[0]
+    t = (runs[0][1].get("target") or {}) if runs else {}
+    target = t.get("value") if t.get("metric") == primary else None
+    # The metric time_to_target_s follows (any metric: stop.target), for the titles; older summaries: accuracy.
+    goal = f"{t.get('metric', 'test_accuracy').replace('_', ' ')} {t.get('value', runs[0][1].get('target_accuracy') if runs else '')}"
+    # The primary metric keeps the classifiers' file names (accuracy_vs_*.png); every other one its own.
+    stem = "accuracy" if primary == "test_accuracy" else primary
+    title = "Accuracy" if primary == "test_accuracy" else primary.replace("_", " ")
+    fig = accuracy_plot(runs, lambda r: r["time_s"], "time (s, simulated or elapsed)", f"{title} vs time",
+                        target=target, metric=primary)
+    pngs.append((f"{title} vs time, per run", save(fig, out, f"{stem}_vs_time.png")))
+    for m in names[1:]:
+        fig = accuracy_plot(runs, lambda r: r["time_s"], "time (s, simulated or elapsed)",
+                            f"{m.replace('_', ' ')} vs time", metric=m)
+        pngs.append((f"{m.replace('_', ' ')} vs time, per run", save(fig, out, f"{m}_vs_time.png")))
 
     # Accuracy against the bytes that crossed the WAN: what a codec buys (labelled by codec when
     # the runs compress anything).
     compressed = any(codec_label(s) != "dense" for _, s, _ in runs)
     fig = accuracy_plot([(label.split(" ")[0] + " " + codec_label(s) if compressed else label, s,
                           rows if any(r.get("wan_bytes", 0) > 0 for r in rows) else []) for label, s, rows in runs],
-                        lambda r: r["wan_bytes"] / 1e6, "WAN bytes so far (MB, log scale)", "Accuracy vs WAN bytes",
-                        log_x=True)
-    pngs.append(("Accuracy vs WAN bytes, per run", save(fig, out, "accuracy_vs_wan_bytes.png")))
+                        lambda r: r["wan_bytes"] / 1e6, "WAN bytes so far (MB, log scale)", f"{title} vs WAN bytes",
+                        log_x=True, metric=primary)
+    pngs.append((f"{title} vs WAN bytes, per run", save(fig, out, f"{stem}_vs_wan_bytes.png")))
 
     # Time to target: mean per (architecture, policy) group, per topology when the runs span several
     # (a policy comparison over two WANs); runs that never reached it are counted apart.
@@ -190,12 +210,12 @@ def render(d, runs, out):
                     ha="center", va="bottom", fontsize=8)
     ax.tick_params(axis="x", labelsize=7)
     ax.set_ylabel("mean time to target (s)")
-    ax.set_title(f"Time to target accuracy {target} by architecture/policy")
+    ax.set_title(f"Time to {goal} by architecture/policy")
     pngs.append(("Time to target per policy", save(fig, out, "time_to_target.png")))
 
     if len(topologies) > 1:
         pngs.append(("Time to target: policy x topology (best per column boxed)",
-                     heat_map(runs, topologies, target, out)))
+                     heat_map(runs, topologies, goal, out)))
 
     fig, ax = plt.subplots(figsize=(9, 4.5))
     xs = range(len(runs))

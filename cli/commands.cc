@@ -1,5 +1,6 @@
 #include "cli/commands.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -10,10 +11,11 @@
 #include "cli/guarded.h"
 #include "core/atomic_file.h"
 #include "core/codec/codec_registry.h"
+#include "core/config/learner_fit.h"
 #include "core/config/scenario.h"
 #include "core/data/dataset_registry.h"
 #include "core/deployment.h"
-#include "core/models/model_registry.h"
+#include "core/learners/learner_registry.h"
 #include "core/optim/optimizer_registry.h"
 #include "core/policies/policy_registry.h"
 #include "core/results.h"
@@ -28,7 +30,7 @@ namespace {
 int g_exit = 0;
 
 struct SimArgs {
-  std::string scenario, out;
+  std::string scenario, out, save_model;
   std::vector<std::string> sets;
   bool quiet = false;
 };
@@ -44,7 +46,8 @@ void add_sim(CLI::App& app) {
   c->footer(
       "Writes OUT/summary.json (final accuracy, time to target, bytes on WAN and LAN,\n"
       "per-DC busy/blocked fractions, the resolved scenario) and OUT/timeline.csv\n"
-      "(time_s,round,test_accuracy,loss,wan_bytes,lan_bytes at each evaluation).\n\n"
+      "(time_s, round, the learner's metrics, loss, wan_bytes, lan_bytes at each evaluation).\n"
+      "Every learner (model.kind) and its metrics: geotrain list.\n\n"
       "Examples:\n"
       "  geotrain sim scenarios/quickstart.json --out out/q\n"
       "  geotrain sim scenarios/quickstart.json --out out/q-flat --set architecture=flat\n"
@@ -55,17 +58,20 @@ void add_sim(CLI::App& app) {
                 "Override a scenario value before validation: path=value, dots between keys,\n"
                 "value parsed as JSON (else a string). Repeatable.");
   c->add_flag("--quiet,-q", args->quiet, "No progress lines on stderr");
+  c->add_option("--save-model", args->save_model,
+                "Write the final model's parameters to this file (a learner may read it back,\n"
+                "e.g. the GAN's feature classifier; format in core/params_file.h)");
   c->callback([args] {
     guarded([&] {
       const Scenario sc = load_scenario(args->scenario, args->sets);
       check_writable_dir(args->out, "--out " + args->out);
       sim::SimOptions opt;
       opt.progress = !args->quiet;
+      opt.save_model = args->save_model;
       const RunResult r = sim::run_simulation(sc, opt);
       write_run_outputs(args->out, r);
-      const double acc = r.timeline.empty() ? 0 : r.timeline.back().test_accuracy;
-      std::printf("%s: %lld rounds, %.2f s simulated in %.2f s wall, test accuracy %.4f, WAN %.2f MB -> %s\n",
-                  sc.name.c_str(), static_cast<long long>(r.rounds), r.sim_time_s, r.wall_time_s, acc,
+      std::printf("%s: %lld rounds, %.2f s simulated in %.2f s wall, %s, WAN %.2f MB -> %s\n", sc.name.c_str(),
+                  static_cast<long long>(r.rounds), r.sim_time_s, r.wall_time_s, final_primary_metric(r).c_str(),
                   r.bytes.wan_bytes / 1e6, (args->out + "/summary.json").c_str());
       return run_exit_code(r, args->out);
     });
@@ -146,6 +152,40 @@ void print_numeric_params(const std::vector<NumericParam>& params) {
     std::printf("      %-16s %s (default %g, %g to %g)\n", q.name.c_str(), q.help.c_str(), q.default_value, q.min,
                 q.max);
 }
+std::string joined(const std::vector<std::string>& v, const char* sep = ", ") {
+  std::string out;
+  for (const auto& s : v) out += (out.empty() ? "" : sep) + s;
+  return out;
+}
+// Each learner: what it learns and from what, its parameters and metrics, and
+// what it runs under (computed from its declared capabilities by the loader's rules).
+void print_learners() {
+  std::printf("models (model.kind): the learners, by family\n");
+  std::vector<std::string> families;
+  for (const auto& l : learner_registry())
+    if (std::find(families.begin(), families.end(), l.family) == families.end()) families.push_back(l.family);
+  for (const auto& f : families) {
+    std::printf("  [%s]\n", f.c_str());
+    for (const auto& l : learner_registry()) {
+      if (l.family != f) continue;
+      std::printf("  %-16s %s\n", l.doc.name.c_str(), l.doc.description.c_str());
+      std::printf("      %-16s %s\n", "learns from", (joined(l.data, " or ") + " data").c_str());
+      for (const auto& p : l.doc.params)
+        std::printf("      %-16s %s (default %s)\n", p.name.c_str(), p.help.c_str(), p.default_value.c_str());
+      print_numeric_params(l.params);
+      std::vector<std::string> metrics;
+      for (std::size_t i = 0; i < l.metrics.size(); ++i)
+        metrics.push_back(l.metrics[i].name +
+                          (l.metrics[i].higher_is_better ? " (higher is better" : " (lower is better") +
+                          (i == 0 ? ", primary)" : ")"));
+      std::printf("      %-16s %s\n", "metrics", joined(metrics).c_str());
+      std::printf("      %-16s %s\n", "policies", joined(accepted_policies(l)).c_str());
+      std::printf("      %-16s %s\n", "codecs", joined(accepted_codecs(l)).c_str());
+      std::printf("      %-16s %s%s\n", "runs", l.caps.real_mode ? "in simulation and real mode" : "in simulation only",
+                  l.caps.cuttable ? "; with dgt, p3, multigps" : "; no dgt, p3 or multigps");
+    }
+  }
+}
 }  // namespace
 
 void add_list(CLI::App& app) {
@@ -193,7 +233,7 @@ void add_list(CLI::App& app) {
         "mode", dgt.mode, "k", dgt.k, "k_min", dgt.k_min, "adaptive", dgt.adaptive ? "true" : "false", "channels",
         dgt.channels, "alpha", dgt.alpha, "block_bytes", dgt.block_bytes, "deadline_ms", dgt.deadline_ms,
         "rate_fraction", dgt.rate_fraction);
-    print_registry("models (model.kind):", model_registry());
+    print_learners();
     print_registry("optimizers (optimizer.kind):", optimizer_registry());
     print_registry("datasets (dataset.kind):", dataset_registry());
     std::printf(

@@ -85,10 +85,9 @@ void add_launch(CLI::App& app) {
       check_writable_dir(a->out, "--out " + a->out);
       const RunResult r = real::launch(a->scenario, a->sets, a->out, opt);
       write_run_outputs(a->out, r);
-      const double acc = r.timeline.empty() ? 0 : r.timeline.back().test_accuracy;
-      std::printf("%s (real): %lld rounds in %.2f s, %.3f s/round, test accuracy %.4f -> %s\n", r.scenario_name.c_str(),
-                  static_cast<long long>(r.rounds), r.sim_time_s, r.rounds ? r.sim_time_s / double(r.rounds) : 0.0, acc,
-                  (a->out + "/summary.json").c_str());
+      std::printf("%s (real): %lld rounds in %.2f s, %.3f s/round, %s -> %s\n", r.scenario_name.c_str(),
+                  static_cast<long long>(r.rounds), r.sim_time_s, r.rounds ? r.sim_time_s / double(r.rounds) : 0.0,
+                  final_primary_metric(r).c_str(), (a->out + "/summary.json").c_str());
       return run_exit_code(r, a->out);
     });
   });

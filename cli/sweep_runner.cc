@@ -28,7 +28,7 @@ namespace {
 bool finished(const std::string& dir) {
   try {
     const nlohmann::json s = load_json_file(dir + "/summary.json");
-    return s.contains("final_test_accuracy") && (!s.contains("error") || s["error"].is_null());
+    return s.contains("metrics") && (!s.contains("error") || s["error"].is_null());
   } catch (const std::exception&) {
     return false;
   }
@@ -142,7 +142,19 @@ int write_results_csv(const SweepPlan& plan, const std::string& out) {
   for (const char* c : kSummaryColumns)
     if (std::find(plan.axes.begin(), plan.axes.end(), c) == plan.axes.end()) cols.push_back(c);
   for (const char* c : cols) csv << ',' << c;
-  csv << ",wan_bytes,lan_bytes\n";
+  // Then every metric of the learner (summary.json `metrics`), final and best: sweeps compare on any of them.
+  std::vector<std::string> metrics;
+  for (const auto& p : plan.points) {
+    const std::string dir = out + "/runs/" + p.id;
+    if (!finished(dir)) continue;
+    const nlohmann::json s = load_json_file(dir + "/summary.json");
+    if (s.contains("metrics"))
+      for (const auto& [name, v] : s["metrics"]["values"].items()) metrics.push_back(name);
+    break;
+  }
+  csv << ",wan_bytes,lan_bytes";
+  for (const auto& m : metrics) csv << ',' << m << "_final," << m << "_best";
+  csv << '\n';
   int rows = 0;
   for (const auto& p : plan.points) {
     const std::string dir = out + "/runs/" + p.id;
@@ -151,7 +163,13 @@ int write_results_csv(const SweepPlan& plan, const std::string& out) {
     csv << p.id << ',' << p.seed;
     for (const auto& [k, v] : p.values) csv << ',' << csv_cell(v);
     for (const char* c : cols) csv << ',' << csv_cell(s.value(c, nlohmann::json()));
-    csv << ',' << s["bytes"]["wan"].dump() << ',' << s["bytes"]["lan"].dump() << '\n';
+    csv << ',' << s["bytes"]["wan"].dump() << ',' << s["bytes"]["lan"].dump();
+    for (const auto& m : metrics) {
+      const nlohmann::json v =
+          s.contains("metrics") ? s["metrics"]["values"].value(m, nlohmann::json()) : nlohmann::json();
+      csv << ',' << csv_cell(v.is_object() ? v["final"] : v) << ',' << csv_cell(v.is_object() ? v["best"] : v);
+    }
+    csv << '\n';
     ++rows;
   }
   write_file_atomically(out + "/results.csv", csv.str());

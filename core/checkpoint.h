@@ -25,7 +25,10 @@ struct ServerSnapshot {
 
 struct LoggedRound {
   std::int64_t round = 0;  // 0-based index of the applied round
+  // What the round applied: the mean update (the learner's Apply::kMeanThenOptimizer),
+  // or the merged update of `contributors` steps that Learner::apply turned into the model.
   ParamSet mean_update;
+  int contributors = 0;  // 0: mean_update is a mean
   double train_loss = 0;
   std::optional<TimelineRow> evaluation;  // when the round was evaluated
 };

@@ -6,7 +6,6 @@
 
 #include "core/data/dataset_registry.h"
 #include "core/dgt/dgt_node.h"
-#include "core/models/model_registry.h"
 #include "core/p3/p3_node.h"
 #include "core/policies/policy_registry.h"
 #include "core/roles/global_server.h"
@@ -18,18 +17,22 @@
 
 namespace geotrain {
 
-std::unique_ptr<Model> make_model(const ModelSpec& spec, int features, int classes) {
-  // Refuse before allocating: every role holds copies of the parameters.
-  double params = 0;
-  int in = features;
-  for (int h : spec.hidden) params += (double(in) + 1) * h, in = h;
-  params += (double(in) + 1) * classes;
-  if (params > kMaxModelParams)
-    throw std::invalid_argument("model of " + std::to_string(std::llround(params / 1e6)) +
-                                "M parameters: more than the " + std::to_string(std::llround(kMaxModelParams / 1e6)) +
-                                "M geotrain trains (each role keeps copies)");
-  if (const ModelInfo* m = find_entry(model_registry(), spec.kind)) return m->make(spec, features, classes);
+const LearnerInfo& learner_info(const Scenario& sc) {
+  if (const LearnerInfo* l = find_entry(learner_registry(), sc.model.kind)) return *l;
+  throw std::invalid_argument("unknown model '" + sc.model.kind + "'");
+}
+
+std::unique_ptr<Learner> make_learner(const ModelSpec& spec, const TrainTest& data) {
+  if (const LearnerInfo* l = find_entry(learner_registry(), spec.kind)) return l->make(spec, data);
   throw std::invalid_argument("unknown model '" + spec.kind + "'");
+}
+
+void describe_learner(const Scenario& sc, RunResult* r) {
+  const LearnerInfo& l = learner_info(sc);
+  r->metrics = l.metrics;
+  r->accuracy_modelled = l.caps.metrics_modelled;
+  r->target = sc.stop.target;
+  r->target_metric = sc.stop.target_metric;
 }
 
 TrainTest load_dataset(const DatasetSpec& spec, std::uint64_t seed) {
@@ -58,9 +61,9 @@ TrainingJob::TrainingJob(const Scenario& sc)
     : sc_(sc),
       dep_(plan_deployment(sc)),
       data_(load_dataset(sc.dataset, sc.seed)),
-      model_(make_model(sc.model, data_.train.features(), data_.train.classes)),
+      learner_(make_learner(sc.model, data_)),
       shards_(partition(data_.train, sc.partition, workers_per_dc(sc.topology), sc.seed)),
-      initial_(model_->init(sc.seed)),
+      initial_(learner_->init(sc.seed)),
       compute_(sc.topology, sc.compute, dep_) {
   const int servers = int(dep_.global_servers.size());
   if (servers <= 1) return;
@@ -84,7 +87,9 @@ std::unique_ptr<Actor> TrainingJob::make_actor(NodeId id, Runtime& rt, RunMonito
                                                CheckpointStore* checkpoints, std::int64_t checkpoint_every,
                                                RunRecords* records) const {
   RoleContext ctx;
-  ctx.model = model_.get();
+  ctx.learner = learner_.get();
+  ctx.caps = learner_info(sc_).caps;
+  ctx.rules = learner_->block_rules();
   ctx.train = &data_.train;
   ctx.shards = &shards_;
   ctx.initial = &initial_;
@@ -117,7 +122,7 @@ std::unique_ptr<Actor> TrainingJob::make_actor(NodeId id, Runtime& rt, RunMonito
   }
   if (sc_.schedule.any() && SchedNode::needed(sc_, dep_, id)) {
     // The scheduling layer sits between the role and the runtime: the role never knows.
-    auto sched = std::make_unique<SchedNode>(rt, sc_, dep_, dense_model_bytes());
+    auto sched = std::make_unique<SchedNode>(rt, sc_, dep_, dense_model_bytes(), ctx.rules);
     sched->wrap(make_role(*sched, n, ctx));
     return sched;
   }

@@ -9,19 +9,22 @@
 #include "core/compute_model.h"
 #include "core/config/scenario.h"
 #include "core/deployment.h"
-#include "core/models/model.h"
+#include "core/learners/learner_registry.h"
+#include "core/results.h"
 #include "core/roles/role_context.h"
 #include "core/runtime.h"
 #include "core/shard/shard_map.h"
 
 namespace geotrain {
 
-// Largest trainable model (4 bytes each; a role holds a few copies).
-constexpr double kMaxModelParams = 2.5e8;
-
-// Builds the scenario's model for `features` inputs and `classes` outputs.
-// Throws std::invalid_argument for a model over kMaxModelParams.
-std::unique_ptr<Model> make_model(const ModelSpec& spec, int features, int classes);
+// The scenario's learner's registry entry (the loader has checked the name).
+const LearnerInfo& learner_info(const Scenario& sc);
+// Builds the scenario's learner for the loaded data. Throws std::invalid_argument
+// for a model over kMaxModelParams.
+std::unique_ptr<Learner> make_learner(const ModelSpec& spec, const TrainTest& data);
+// What a run's result says about its learner, from the scenario alone:
+// metrics, target, whether metrics are modelled.
+void describe_learner(const Scenario& sc, RunResult* r);
 // Loads (or generates) the scenario's dataset. Throws std::runtime_error.
 TrainTest load_dataset(const DatasetSpec& spec, std::uint64_t seed);
 
@@ -31,7 +34,7 @@ class TrainingJob {
 
   const Scenario& scenario() const { return sc_; }
   const Deployment& deployment() const { return dep_; }
-  const Model& model() const { return *model_; }
+  const Learner& learner() const { return *learner_; }
   const TrainTest& data() const { return data_; }
   const ComputeModel& compute_model() const { return compute_; }
   const ParamSet& initial_params() const { return initial_; }
@@ -47,7 +50,7 @@ class TrainingJob {
   Scenario sc_;
   Deployment dep_;
   TrainTest data_;
-  std::unique_ptr<Model> model_;
+  std::unique_ptr<Learner> learner_;
   std::vector<std::vector<int>> shards_;
   ParamSet initial_;
   ComputeModel compute_;

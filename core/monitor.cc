@@ -4,23 +4,31 @@
 
 namespace geotrain {
 
-RunMonitor::RunMonitor(const Model& model, const Dataset& test, StopSpec stop, EvalSpec eval,
+RunMonitor::RunMonitor(const Learner& learner, const Dataset& test, StopSpec stop, EvalSpec eval,
                        std::function<NetCounters()> probe)
-    : model_(model), test_(test), stop_(stop), eval_(eval), probe_(std::move(probe)) {}
+    : learner_(learner), test_(test), stop_(stop), eval_(eval), probe_(std::move(probe)) {
+  const auto& m = learner_.metrics();
+  for (std::size_t i = 0; stop_.target && i < m.size(); ++i)
+    if (m[i].name == stop_.target_metric) target_index_ = int(i);
+}
+
+bool RunMonitor::reached(const TimelineRow& row) const {
+  if (target_index_ < 0 || std::size_t(target_index_) >= row.metrics.size()) return false;
+  const double v = row.metrics[std::size_t(target_index_)];
+  return learner_.metrics()[std::size_t(target_index_)].higher_is_better ? v >= *stop_.target : v <= *stop_.target;
+}
 
 void RunMonitor::evaluate_now(TimeNs now, std::int64_t round, const ParamSet& params, double train_loss) {
-  const Evaluation e = evaluate(model_, params, test_);
   TimelineRow row;
   row.time_s = to_seconds(now);
   row.round = round;
-  row.test_accuracy = e.accuracy;
-  row.test_loss = e.loss;
+  row.metrics = learner_.evaluate(params, test_);
+  last_params_ = params;
   row.loss = train_loss;
   if (probe_) row.net = probe_();
   timeline_.push_back(row);
   if (eval_.every_s > 0) next_eval_s_ = (std::floor(row.time_s / eval_.every_s) + 1) * eval_.every_s;
-  if (stop_.target_accuracy && !time_to_target_s_ && e.accuracy >= *stop_.target_accuracy)
-    time_to_target_s_ = row.time_s;
+  if (!time_to_target_s_ && reached(row)) time_to_target_s_ = row.time_s;
   if (on_eval_) on_eval_(row);
 }
 
@@ -48,9 +56,9 @@ void RunMonitor::restore(std::vector<TimelineRow> rows, std::optional<double> ti
   time_to_target_s_ = time_to_target_s;
   if (eval_.every_s > 0 && !timeline_.empty())
     next_eval_s_ = (std::floor(timeline_.back().time_s / eval_.every_s) + 1) * eval_.every_s;
-  if (!time_to_target_s_ && stop_.target_accuracy)
+  if (!time_to_target_s_)
     for (const auto& r : timeline_)
-      if (r.test_accuracy >= *stop_.target_accuracy) {
+      if (reached(r)) {
         time_to_target_s_ = r.time_s;
         break;
       }

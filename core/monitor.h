@@ -12,7 +12,7 @@
 
 #include "core/codec/stream_bytes.h"
 #include "core/config/scenario.h"
-#include "core/models/model.h"
+#include "core/learners/learner.h"
 #include "core/time.h"
 
 namespace geotrain {
@@ -25,9 +25,9 @@ struct NetCounters {
 struct TimelineRow {
   double time_s = 0;
   std::int64_t round = 0;
-  double test_accuracy = 0;
+  // The learner's metrics on the test set, in Learner::metrics() order ([0] primary).
+  std::vector<double> metrics;
   double loss = 0;  // mean training loss of the workers' steps in the last round
-  double test_loss = 0;
   NetCounters net;
   // Per tier and direction ("wan_push", ...), what the payloads sent by this
   // row's time cost dense and as sent: filled from the roles' stream histories
@@ -39,7 +39,8 @@ struct TimelineRow {
 
 class RunMonitor {
  public:
-  RunMonitor(const Model& model, const Dataset& test, StopSpec stop, EvalSpec eval, std::function<NetCounters()> probe);
+  RunMonitor(const Learner& learner, const Dataset& test, StopSpec stop, EvalSpec eval,
+             std::function<NetCounters()> probe);
   // After the global server applied `round` (1-based count of applied rounds).
   // Returns true when the job must stop.
   bool on_round(TimeNs now, std::int64_t round, const ParamSet& params, double train_loss);
@@ -47,6 +48,8 @@ class RunMonitor {
   void finish(TimeNs now, std::int64_t round, const ParamSet& params, double train_loss);
 
   const std::vector<TimelineRow>& timeline() const { return timeline_; }
+  // The model of the last evaluation (the final model once finish() ran); empty before any.
+  const ParamSet& last_evaluated() const { return last_params_; }
   std::optional<double> time_to_target_s() const { return time_to_target_s_; }
   // Why the job had to stop early ("" = it did not): a non-finite training loss.
   const std::string& failure() const { return failure_; }
@@ -57,13 +60,17 @@ class RunMonitor {
 
  private:
   void evaluate_now(TimeNs now, std::int64_t round, const ParamSet& params, double train_loss);
-  const Model& model_;
+  // Has row reached the target (stop.target in its metric's better direction)?
+  bool reached(const TimelineRow& row) const;
+  const Learner& learner_;
+  int target_index_ = -1;  // the target metric's place in the rows' metrics, -1: no target
   const Dataset& test_;
   StopSpec stop_;
   EvalSpec eval_;
   std::function<NetCounters()> probe_;
   std::function<void(const TimelineRow&)> on_eval_;
   std::vector<TimelineRow> timeline_;
+  ParamSet last_params_;
   std::optional<double> time_to_target_s_;
   std::string failure_;
   double next_eval_s_ = 0;  // eval.every_s: the next evaluation is due at the first round ending after this

@@ -11,7 +11,7 @@ namespace geotrain {
 struct ParamBlock {
   std::uint32_t key = 0;
   Eigen::VectorXf values;
-  // A workload profile's stand-in (core/models/profile_model.h): the number of
+  // A workload profile's stand-in (core/learners/profile_model.h): the number of
   // elements the real tensor has, which messages are charged for while only
   // `values` is computed on; 0: a real block (values.size() elements).
   std::uint64_t stands_for = 0;

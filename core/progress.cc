@@ -6,10 +6,11 @@
 
 namespace geotrain {
 
-Progress::Progress(bool on, std::string label, std::int64_t total_rounds, std::string wan_label)
+Progress::Progress(bool on, std::string label, std::int64_t total_rounds, std::string metric, std::string wan_label)
     : on_(on),
       tty_(isatty(STDERR_FILENO) != 0),
       label_(std::move(label)),
+      metric_(std::move(metric)),
       wan_label_(std::move(wan_label)),
       rounds_(total_rounds),
       t0_(std::chrono::steady_clock::now()) {}
@@ -20,9 +21,10 @@ void Progress::operator()(const TimelineRow& r) {
   if (!tty_ && wall - last_ < 5.0) return;
   last_ = wall;
   const std::string of = rounds_ > 0 ? "/" + std::to_string(rounds_) : "";
-  std::fprintf(stderr, "%s[%s] round %lld%s  t %.1f s  acc %.4f  loss %.4f  %s %.1f MB  wall %.1f s%s",
-               tty_ ? "\r" : "", label_.c_str(), static_cast<long long>(r.round), of.c_str(), r.time_s, r.test_accuracy,
-               r.loss, wan_label_.c_str(), double(r.net.wan_bytes) / 1e6, wall, tty_ ? "   " : "\n");
+  std::fprintf(stderr, "%s[%s] round %lld%s  t %.1f s  %s %.4f  loss %.4f  %s %.1f MB  wall %.1f s%s", tty_ ? "\r" : "",
+               label_.c_str(), static_cast<long long>(r.round), of.c_str(), r.time_s, metric_.c_str(),
+               r.metrics.empty() ? 0.0 : r.metrics[0], r.loss, wan_label_.c_str(), double(r.net.wan_bytes) / 1e6, wall,
+               tty_ ? "   " : "\n");
   std::fflush(stderr);
 }
 

@@ -1,5 +1,7 @@
 #include "core/results.h"
 
+#include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <iomanip>
 #include <sstream>
@@ -13,7 +15,40 @@ namespace {
 double steps_per_push(std::int64_t steps, std::int64_t pushes) {
   return pushes > 0 ? double(steps) / double(pushes) : 0.0;
 }
+nlohmann::json nullable(std::optional<double> v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
+
+// {primary, values: {name: {final, best, higher_is_better}}} over the timeline.
+nlohmann::json metrics_json(const RunResult& r) {
+  using nlohmann::json;
+  json values = json::object();
+  for (std::size_t i = 0; i < r.metrics.size(); ++i) {
+    const MetricInfo& m = r.metrics[i];
+    std::optional<double> best, last;
+    for (const auto& row : r.timeline) {
+      if (i >= row.metrics.size()) continue;
+      const double v = row.metrics[i];
+      last = v;
+      if (!std::isnan(v) && (!best || (m.higher_is_better ? v > *best : v < *best))) best = v;
+    }
+    values[m.name] = {{"final", nullable(last)}, {"best", nullable(best)}, {"higher_is_better", m.higher_is_better}};
+  }
+  return {{"primary", r.metrics.empty() ? json(nullptr) : json(r.metrics[0].name)}, {"values", values}};
+}
 }  // namespace
+
+std::string final_primary_metric(const RunResult& r) {
+  if (r.metrics.empty()) return "no metrics";
+  const double v = r.timeline.empty() || r.timeline.back().metrics.empty() ? NAN : r.timeline.back().metrics[0];
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.4f", v);
+  return r.metrics[0].name + " " + buf;
+}
+
+std::optional<double> metric_value(const RunResult& r, const TimelineRow& row, const std::string& name) {
+  for (std::size_t i = 0; i < r.metrics.size() && i < row.metrics.size(); ++i)
+    if (r.metrics[i].name == name) return row.metrics[i];
+  return std::nullopt;
+}
 
 nlohmann::json summary_json(const RunResult& r) {
   using nlohmann::json;
@@ -24,10 +59,12 @@ nlohmann::json summary_json(const RunResult& r) {
   j["architecture"] = r.architecture;
   j["policy"] = r.policy;
   j["accuracy_modelled"] = r.accuracy_modelled;
-  j["final_test_accuracy"] = last.test_accuracy;
+  j["final_test_accuracy"] = nullable(metric_value(r, last, "test_accuracy"));
   j["final_loss"] = last.loss;
-  j["final_test_loss"] = last.test_loss;
-  j["target_accuracy"] = r.target_accuracy ? json(*r.target_accuracy) : json(nullptr);
+  j["final_test_loss"] = nullable(metric_value(r, last, "test_loss"));
+  j["metrics"] = metrics_json(r);
+  j["target_accuracy"] = r.target_metric == "test_accuracy" ? nullable(r.target) : json(nullptr);
+  j["target"] = r.target ? json{{"metric", r.target_metric}, {"value", *r.target}} : json(nullptr);
   j["time_to_target_s"] = r.time_to_target_s ? json(*r.time_to_target_s) : json(nullptr);
   j["sim_time_s"] = r.sim_time_s;
   j["wall_time_s"] = r.wall_time_s;
@@ -74,22 +111,17 @@ nlohmann::json summary_json(const RunResult& r) {
 }
 
 nlohmann::json timeline_row_json(const TimelineRow& r) {
-  return {{"time_s", r.time_s},
-          {"round", r.round},
-          {"test_accuracy", r.test_accuracy},
-          {"loss", r.loss},
-          {"test_loss", r.test_loss},
-          {"wan_bytes", r.net.wan_bytes},
-          {"lan_bytes", r.net.lan_bytes}};
+  return {{"time_s", r.time_s},           {"round", r.round},
+          {"metrics", r.metrics},         {"loss", r.loss},
+          {"wan_bytes", r.net.wan_bytes}, {"lan_bytes", r.net.lan_bytes}};
 }
 
 TimelineRow timeline_row_from_json(const nlohmann::json& j) {
   TimelineRow r;
   r.time_s = j.at("time_s");
   r.round = j.at("round");
-  r.test_accuracy = j.at("test_accuracy");
+  r.metrics = j.at("metrics").get<std::vector<double>>();
   r.loss = j.at("loss");
-  r.test_loss = j.at("test_loss");
   r.net.wan_bytes = j.at("wan_bytes");
   r.net.lan_bytes = j.at("lan_bytes");
   return r;
@@ -105,13 +137,16 @@ void write_run_outputs(const std::string& dir, const RunResult& r) {
     for (const auto& [name, s] : r.compression.items()) streams.push_back(name);
   std::ostringstream csv;
   const bool dgt = !r.dgt.is_null();
-  csv << "time_s,round,test_accuracy,loss,wan_bytes,lan_bytes";
+  csv << "time_s,round";
+  for (const auto& m : r.metrics) csv << ',' << m.name;
+  csv << ",loss,wan_bytes,lan_bytes";
   for (const auto& name : streams) csv << ',' << name << "_dense_bytes," << name << "_sent_bytes";
   if (dgt) csv << ",dgt_k";
   csv << '\n' << std::setprecision(10);
   for (const auto& t : r.timeline) {
-    csv << t.time_s << ',' << t.round << ',' << t.test_accuracy << ',' << t.loss << ',' << t.net.wan_bytes << ','
-        << t.net.lan_bytes;
+    csv << t.time_s << ',' << t.round;
+    for (std::size_t i = 0; i < r.metrics.size(); ++i) csv << ',' << (i < t.metrics.size() ? t.metrics[i] : NAN);
+    csv << ',' << t.loss << ',' << t.net.wan_bytes << ',' << t.net.lan_bytes;
     for (const auto& name : streams) {
       const auto it = t.streams.find(name);
       const StreamBytes b = it == t.streams.end() ? StreamBytes{} : it->second;

@@ -43,10 +43,13 @@ struct FaultEvent {
 struct RunResult {
   std::string runtime;  // "sim" | "real"
   std::string scenario_name, architecture, policy;
-  std::optional<double> target_accuracy;
+  std::optional<double> target;  // stop.target's value, in target_metric
+  std::string target_metric;
   std::optional<double> time_to_target_s;
-  // False for a workload profile (core/models/profile_model.h): accuracy and
-  // loss are not modelled, only traffic and time.
+  // The learner's metrics (names and directions) the timeline rows hold, [0] primary.
+  std::vector<MetricInfo> metrics;
+  // False for a workload profile (core/learners/profile_model.h): metrics are
+  // not modelled, only traffic and time (summary.json: accuracy_modelled).
   bool accuracy_modelled = true;
   double sim_time_s = 0;
   double wall_time_s = 0;
@@ -83,6 +86,10 @@ struct RunResult {
 };
 
 nlohmann::json summary_json(const RunResult& r);
+// "test_accuracy 0.8560": the run's primary metric at its last evaluation (the commands' closing line).
+std::string final_primary_metric(const RunResult& r);
+// The value of metric `name` in row (nullopt: the run's learner has no such metric).
+std::optional<double> metric_value(const RunResult& r, const TimelineRow& row, const std::string& name);
 // One timeline row as JSON and back (node reports, checkpoints).
 nlohmann::json timeline_row_json(const TimelineRow& r);
 TimelineRow timeline_row_from_json(const nlohmann::json& j);

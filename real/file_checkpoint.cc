@@ -54,6 +54,7 @@ FileCheckpointStore::~FileCheckpointStore() {
 
 void FileCheckpointStore::log_round(const LoggedRound& r) {
   json j = {{"round", r.round}, {"update", params_json(r.mean_update)}, {"loss", r.train_loss}};
+  if (r.contributors > 0) j["contributors"] = r.contributors;
   if (r.evaluation) j["eval"] = timeline_row_json(*r.evaluation);
   const std::vector<std::uint8_t> rec = json::to_cbor(j);
   const std::uint32_t n = std::uint32_t(rec.size());
@@ -104,6 +105,7 @@ std::vector<LoggedRound> FileCheckpointStore::load_log() {
     LoggedRound r;
     r.round = j["round"];
     r.mean_update = params_from(j["update"]);
+    r.contributors = j.value("contributors", 0);
     r.train_loss = j["loss"];
     if (j.contains("eval")) r.evaluation = timeline_row_from_json(j["eval"]);
     out.push_back(std::move(r));

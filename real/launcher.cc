@@ -55,7 +55,7 @@ RunResult merge_node_reports(const std::string& scenario, const std::vector<std:
   r.scenario_name = sc.name;
   r.architecture = sc.architecture;
   r.policy = sc.policy;
-  r.target_accuracy = sc.stop.target_accuracy;
+  describe_learner(sc, &r);
   r.scenario = sc.resolved;
   std::vector<RoleReport> roles(dep.nodes.size());  // null where a node's report is lost
   std::uint64_t too_slow = 0, rejected = 0, tls_links = 0;
@@ -124,8 +124,9 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
   const auto t0 = Clock::now();
   const StopSignals stop_signals;  // Ctrl-C: children stopped, relays closed, namespaces removed
   const Scenario sc = load_scenario(scenario, sets);
-  if (sc.model.kind == "profile")
-    throw ConfigError(scenario, "/model", "a workload profile runs only in simulation (its tensors are stand-ins)");
+  if (!learner_info(sc).caps.real_mode)
+    throw ConfigError(scenario, "/model",
+                      sc.model.kind + " runs only in simulation (a workload profile's tensors are stand-ins)");
   const Deployment dep = plan_deployment(sc);
   if (opt.fault.kill_node >= int(dep.nodes.size())) {
     std::string ids;

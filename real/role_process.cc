@@ -19,8 +19,9 @@ namespace geotrain::real {
 
 int run_role(const RealConfig& cfg, NodeId id) {
   const Scenario sc = load_scenario(cfg.scenario, cfg.sets);
-  if (sc.model.kind == "profile")
-    throw ConfigError(cfg.scenario, "/model", "a workload profile runs only in simulation (its tensors are stand-ins)");
+  if (!learner_info(sc).caps.real_mode)
+    throw ConfigError(cfg.scenario, "/model",
+                      sc.model.kind + " runs only in simulation (a workload profile's tensors are stand-ins)");
   const TrainingJob job(sc);
   const auto& dep = job.deployment();
   if (id < 0 || id >= NodeId(dep.nodes.size()))
@@ -34,9 +35,9 @@ int run_role(const RealConfig& cfg, NodeId id) {
   RealNode node(io, cfg, job, id, read_secret_file(cfg.secret_file));
   std::unique_ptr<RunMonitor> monitor;
   if (id == dep.global_server)
-    monitor = std::make_unique<RunMonitor>(job.model(), job.data().test, sc.stop, sc.eval,
+    monitor = std::make_unique<RunMonitor>(job.learner(), job.data().test, sc.stop, sc.eval,
                                            [&node] { return node.counters().sent; });
-  Progress progress(monitor != nullptr, "real", sc.stop.rounds, "wan sent by gs");
+  Progress progress(monitor != nullptr, "real", sc.stop.rounds, job.learner().metrics().at(0).name, "wan sent by gs");
   if (monitor) monitor->on_eval([&progress](const TimelineRow& r) { progress(r); });
   // The global server checkpoints when asked to; finding an epoch file from an
   // earlier start means this process is a restart: resume, do not start over.

@@ -9,6 +9,7 @@
 
 #include "core/job.h"
 #include "core/monitor.h"
+#include "core/params_file.h"
 #include "core/progress.h"
 #include "core/role_stats.h"
 #include "core/run_records.h"
@@ -51,8 +52,8 @@ RunResult run_simulation(const Scenario& sc, const SimOptions& opt) {
       transport = std::make_unique<SimTransport>(*net, deliver);
     }
     const auto counters = [&] { return flows ? flows->counters() : net->counters(); };
-    RunMonitor monitor(job.model(), job.data().test, sc.stop, sc.eval, counters);
-    Progress progress(opt.progress, "sim", sc.stop.rounds);
+    RunMonitor monitor(job.learner(), job.data().test, sc.stop, sc.eval, counters);
+    Progress progress(opt.progress, "sim", sc.stop.rounds, job.learner().metrics().at(0).name);
     RunRecords records;  // the outputs' records, gathered as the run goes: memory flat in rounds
     monitor.on_eval([&progress, &records](const TimelineRow& r) {
       records.row_at(r.time_s);
@@ -79,15 +80,15 @@ RunResult run_simulation(const Scenario& sc, const SimOptions& opt) {
 
     result.runtime = "sim";
     result.scenario_name = sc.name;
-    result.accuracy_modelled = job.model().accuracy_modelled();
+    describe_learner(sc, &result);
     result.architecture = sc.architecture;
     result.policy = sc.policy;
-    result.target_accuracy = sc.stop.target_accuracy;
     result.time_to_target_s = monitor.time_to_target_s();
     result.sim_time_s = to_seconds(end);
     result.bytes = counters();
     result.events = ns3::Simulator::GetEventCount();
     result.timeline = monitor.timeline();
+    if (!opt.save_model.empty()) write_params_file(opt.save_model, monitor.last_evaluated());
     std::vector<RoleReport> reports;
     for (const auto& a : actors) reports.push_back({a->report(end), result.sim_time_s});
     records.fill(result.timeline);

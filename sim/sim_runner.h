@@ -11,6 +11,7 @@ namespace geotrain::sim {
 struct SimOptions {
   bool progress = false;     // progress lines on stderr
   Tracer* tracer = nullptr;  // optional protocol observer
+  std::string save_model;    // non-empty: write the final model here (core/params_file.h)
 };
 
 RunResult run_simulation(const Scenario& sc, const SimOptions& opt = {});

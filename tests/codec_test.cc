@@ -419,7 +419,7 @@ TEST(Codec, SegmentsOfOneTensorRoundTripAndAddIntoTheirRangeOnly) {
 }
 
 TEST(Codec, EveryWireSizeRuleIsWhatItsEncoderWrites) {
-  // Workload profiles are charged by the rules (core/models/profile_model.h):
+  // Workload profiles are charged by the rules (core/learners/profile_model.h):
   // on real tensors each rule must say what the encoder writes. Exactly, but
   // where a threshold is sampled (bsc, dgc, mpq's WAN side): the rule is the
   // cap, ceil(rho n) pairs; over 30 encodes none is above it and the mean is

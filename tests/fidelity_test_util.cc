@@ -56,7 +56,7 @@ double analytic_round_s(const Scenario& sc, const Topology& t, double seg) {
   TrainingJob job(sc);
   const double model = double(dense_wire_bytes(job.initial_params()));
   const double small = double(kMessageHeaderBytes);
-  const double flops = job.model().train_flops_per_sample() * sc.batch_size;
+  const double flops = job.learner().train_flops_per_sample() * sc.batch_size;
   const int g = t.global_server_dc;
   double round = 0;
   for (std::size_t d = 0; d < t.dcs.size(); ++d) {

@@ -4,7 +4,8 @@
 #include <cstring>
 #include <random>
 
-#include "core/models/mlp.h"
+#include "core/learners/classifier.h"
+#include "core/learners/mlp.h"
 
 namespace geotrain {
 namespace {
@@ -81,7 +82,7 @@ TEST(Model, EvaluateCountsCorrectPredictions) {
   d.x.resize(2, 4);
   d.x << 1, -1, 2, -3, 0, 0, 0, 0;
   d.y = {0, 1, 0, 0};  // the last label is deliberately wrong
-  EXPECT_DOUBLE_EQ(evaluate(m, p, d).accuracy, 0.75);
+  EXPECT_DOUBLE_EQ(evaluate_classifier(m, p, d).accuracy, 0.75);
 }
 
 }  // namespace

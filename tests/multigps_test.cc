@@ -37,7 +37,7 @@ TEST(MultiGps, SeveralServersTrainExactlyAsOne) {
     ASSERT_FALSE(a.empty());
     for (std::size_t i = 0; i < a.size(); ++i) {
       EXPECT_EQ(a[i].round, b[i].round);
-      EXPECT_EQ(a[i].test_accuracy, b[i].test_accuracy) << "row " << i;
+      EXPECT_EQ(a[i].metrics, b[i].metrics) << "row " << i;
       EXPECT_EQ(a[i].loss, b[i].loss) << "row " << i;
     }
   }

@@ -1,4 +1,4 @@
-// Workload profiles (core/models/workload_profiles.h, profile_model.h): the
+// Workload profiles (core/learners/workload_profiles.h, profile_model.h): the
 // published parameter counts, messages charged at the real tensors' size,
 // summary.json saying accuracy is not modelled, and real mode refusing them.
 #include <gtest/gtest.h>
@@ -6,8 +6,8 @@
 #include <cmath>
 
 #include "core/job.h"
-#include "core/models/mlp.h"
-#include "core/models/workload_profiles.h"
+#include "core/learners/mlp.h"
+#include "core/learners/workload_profiles.h"
 #include "core/results.h"
 #include "core/wire.h"
 #include "sim/sim_runner.h"
@@ -50,7 +50,7 @@ TEST(ProfileModel, MessagesCostTheRealTensorsWhileRolesComputeOnStandIns) {
   EXPECT_EQ(job.dense_model_bytes(),
             kMessageHeaderBytes + kPayloadHeaderBytes + 161 * kBlockHeaderBytes + 4 * std::uint64_t(25'557'032));
   // A step charges the profile's compute: 6 x 4.09 GMACs per sample.
-  EXPECT_DOUBLE_EQ(job.model().train_flops_per_sample(), 6 * 4.09e9);
+  EXPECT_DOUBLE_EQ(job.learner().train_flops_per_sample(), 6 * 4.09e9);
 
   const RunResult r = sim::run_simulation(sc);
   EXPECT_EQ(r.error, "");
@@ -101,7 +101,7 @@ TEST(ProfileModel, TheLoaderAndRealModeSayWhatAProfileCannotDo) {
     resnet_on_quickstart({R"(dgt={"mode":1})"});
     FAIL() << "a profile with dgt was accepted";
   } catch (const ConfigError& e) {
-    EXPECT_NE(std::string(e.what()).find("does not combine with dgt"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("cannot be cut into parts (dgt)"), std::string::npos) << e.what();
   }
   const auto r = testing::run_geotrain("launch " + testing::source_path("scenarios/scale-8x8-resnet50.json") +
                                        " -o /tmp/geotrain-profile-launch-test");

@@ -7,7 +7,7 @@
 
 #include "core/config/json_reader.h"
 #include "core/deployment.h"
-#include "core/models/mlp.h"
+#include "core/learners/mlp.h"
 #include "core/policies/policy_registry.h"
 #include "sim/sim_runner.h"
 #include "tests/test_util.h"
@@ -92,7 +92,7 @@ TEST(Sim, LearnsTheSyntheticTask) {
   const RunResult r =
       sim::run_simulation(small_scenario("hips", {"stop.rounds=60", R"(optimizer={"kind":"adam","lr":0.01})"}));
   ASSERT_FALSE(r.timeline.empty());
-  EXPECT_GT(r.timeline.back().test_accuracy, 0.9);
+  EXPECT_GT(r.timeline.back().metrics.at(0), 0.9);
   EXPECT_EQ(r.rounds, 60);
   EXPECT_EQ(r.worker_steps, 4 * 60);
 }

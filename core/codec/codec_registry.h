@@ -35,7 +35,7 @@ struct CodecInfo {
   // The wire-size rule: the bytes encoding an n-entry tensor writes (after
   // any warm-up; the expected count where a threshold is sampled), or nullopt
   // where the tensor travels dense. What a workload profile's stand-ins are
-  // charged (core/models/profile_model.h); a test holds it to the encoder.
+  // charged (core/learners/profile_model.h); a test holds it to the encoder.
   std::function<std::optional<std::uint64_t>(const NumericParams&, const EncoderContext&, std::uint64_t n)> wire_bytes;
 };
 

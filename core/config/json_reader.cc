@@ -291,4 +291,14 @@ void JsonReader::finish() const {
   }
 }
 
+NumericParams read_numeric_params(JsonReader& r, const std::vector<NumericParam>& specs) {
+  NumericParams out;
+  for (const auto& ps : specs)
+    out[ps.name] =
+        ps.integer
+            ? double(r.integer(ps.name, std::int64_t(ps.default_value), std::int64_t(ps.min), std::int64_t(ps.max)))
+            : r.number(ps.name, ps.default_value, ps.min, ps.max);
+  return out;
+}
+
 }  // namespace geotrain

@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "core/registry.h"
+
 namespace geotrain {
 
 class ConfigError : public std::runtime_error {
@@ -77,5 +79,9 @@ class JsonReader {
   mutable std::set<std::string> asked_;    // every key a getter looked for: the valid ones
   std::shared_ptr<nlohmann::json> empty_;  // backing for object_or_empty
 };
+
+// Reads every parameter of `specs` from r (integers and numbers within their
+// ranges), defaults filled in for the absent ones.
+NumericParams read_numeric_params(JsonReader& r, const std::vector<NumericParam>& specs);
 
 }  // namespace geotrain

@@ -4,14 +4,21 @@
 #include <cmath>
 
 #include "core/codec/codec_registry.h"
+#include "core/config/learner_fit.h"
 #include "core/data/dataset_registry.h"
 #include "core/deployment.h"
-#include "core/models/model_registry.h"
+#include "core/learners/learner_registry.h"
 #include "core/optim/optimizer_registry.h"
 #include "core/policies/policy_registry.h"
 
 namespace geotrain {
 namespace {
+
+bool has_metric(const LearnerInfo& l, const std::string& name) {
+  for (const auto& m : l.metrics)
+    if (m.name == name) return true;
+  return false;
+}
 
 // `sets` are the --set assignments under "topology.", applied to the topology
 // itself (a referenced file or the inline object), with the prefix removed.
@@ -42,8 +49,10 @@ Topology read_topology_ref(JsonReader& r, const std::string& scenario_file, nloh
 }
 
 void read_model(JsonReader r, ModelSpec& m) {
-  m.kind = r.string("kind", {}, entry_names(model_registry()));
-  find_entry(model_registry(), m.kind)->read(r, m);
+  m.kind = r.string("kind", {}, entry_names(learner_registry()));
+  const LearnerInfo& l = *find_entry(learner_registry(), m.kind);
+  if (l.read) l.read(r, m);
+  m.params = read_numeric_params(r, l.params);
   r.finish();
 }
 
@@ -98,16 +107,6 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
 }
 
 namespace {
-
-NumericParams read_numeric_params(JsonReader& r, const std::vector<NumericParam>& specs) {
-  NumericParams out;
-  for (const auto& ps : specs)
-    out[ps.name] =
-        ps.integer
-            ? double(r.integer(ps.name, std::int64_t(ps.default_value), std::int64_t(ps.min), std::int64_t(ps.max)))
-            : r.number(ps.name, ps.default_value, ps.min, ps.max);
-  return out;
-}
 
 void read_codec(JsonReader r, CodecChoice& c) {
   const CodecInfo* info = find_codec(r.string("kind", "none", entry_names(codec_registry())));
@@ -239,11 +238,26 @@ Scenario read_scenario(nlohmann::json j, const std::string& path, const std::vec
     JsonReader s = r.object("stop");
     sc.stop.rounds = s.integer("rounds", 0, 0, 1'000'000'000);
     sc.stop.sim_time_s = s.number("sim_time_s", 0.0, 0, 1e8);  // ns-3 time is int64 ns: ~292 years
-    if (s.has("target_accuracy")) sc.stop.target_accuracy = s.number("target_accuracy", {}, 0, 1);
+    const LearnerInfo& learner = *find_entry(learner_registry(), sc.model.kind);
+    if (s.has("target_accuracy") && s.has("target")) s.fail("target", "give target or target_accuracy, not both");
+    if (s.has("target_accuracy")) {  // the classifiers' shorthand for target {metric: test_accuracy}
+      if (!has_metric(learner, "test_accuracy"))
+        s.fail("target_accuracy", sc.model.kind + " has no test_accuracy metric: give target {metric, value}");
+      sc.stop.target = s.number("target_accuracy", {}, 0, 1);
+      sc.stop.target_metric = "test_accuracy";
+    }
+    if (s.has("target")) {
+      JsonReader t = s.object("target");
+      std::vector<std::string> names;
+      for (const auto& m : learner.metrics) names.push_back(m.name);
+      sc.stop.target_metric = t.string("metric", learner.metrics.at(0).name, names);
+      sc.stop.target = t.number("value", {});
+      t.finish();
+    }
     sc.stop.stop_at_target = s.boolean("stop_at_target", false);
-    if (sc.stop.stop_at_target && !sc.stop.target_accuracy) s.fail("stop_at_target", "needs target_accuracy");
+    if (sc.stop.stop_at_target && !sc.stop.target) s.fail("stop_at_target", "needs target (or target_accuracy)");
     if (sc.stop.rounds == 0 && sc.stop.sim_time_s == 0 && !sc.stop.stop_at_target)
-      s.fail("", "no stop condition: give rounds, sim_time_s, or target_accuracy with stop_at_target");
+      s.fail("", "no stop condition: give rounds, sim_time_s, or target with stop_at_target");
     s.finish();
   }
   {
@@ -260,12 +274,9 @@ Scenario read_scenario(nlohmann::json j, const std::string& path, const std::vec
   read_schedule(r.object_or_empty("schedule"), sc, sc.schedule);
   read_p3(r.object_or_empty("p3"), sc, sc.p3);
   read_multigps(r.object_or_empty("multigps"), sc, sc.multigps);
-  if (sc.model.kind == "profile") {  // stand-in tensors: what cuts tensors cannot apply
-    if (sc.dgt.on() || sc.p3.on() || sc.multigps.servers > 1)
-      r.fail("model", "a workload profile does not combine with dgt, p3 or multigps (they cut tensors)");
-    if (sc.policy == "gaia")
-      r.fail("model", "a workload profile does not run under gaia (its significance filter reads tensor values)");
-  }
+  // What the learner cannot run under (core/config/learner_fit.h): the first misfit, at its key.
+  const auto misfits = learner_misfits(*find_entry(learner_registry(), sc.model.kind), sc);
+  if (!misfits.empty()) throw ConfigError(r.file(), misfits.front().path, misfits.front().reason);
   r.finish();
   return sc;
 }

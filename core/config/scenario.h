@@ -12,32 +12,23 @@
 
 #include "core/codec/codec_registry.h"
 #include "core/config/topology.h"
+#include "core/data/dataset_spec.h"
 #include "core/data/partition.h"
+#include "core/learners/learner_spec.h"
 #include "core/optim/optimizer.h"
 #include "core/sched/scheduler_registry.h"
 
 namespace geotrain {
 
-struct ModelSpec {
-  std::string kind = "mlp";  // mlp | softmax
-  std::vector<int> hidden;   // mlp only
-  std::string profile;       // profile only: a name from workload_profiles()
-};
-
-struct DatasetSpec {
-  std::string kind = "fashion-mnist";  // fashion-mnist | idx | synthetic
-  std::string path;                    // IDX directory
-  int train_samples = 0;               // 0 = all
-  int test_samples = 0;                // 0 = all
-  // synthetic only
-  int features = 16, classes = 4, synthetic_train = 2000, synthetic_test = 500;
-  double noise = 1.0;
-};
-
 struct StopSpec {
   std::int64_t rounds = 0;  // 0 = no limit
   double sim_time_s = 0;    // 0 = no limit
-  std::optional<double> target_accuracy;
+  // The target a run is timed to (`time_to_target_s`) and may stop at: a
+  // metric of the learner (default: its primary one) and the value to reach,
+  // in that metric's better direction. `target_accuracy: v` is the same as
+  // `target: {metric: "test_accuracy", value: v}`.
+  std::optional<double> target;
+  std::string target_metric;  // resolved: a name from the learner's metrics
   bool stop_at_target = false;
 };
 

@@ -3,9 +3,10 @@
 namespace geotrain {
 
 Dataset Dataset::head(int n) const {
-  if (n <= 0 || n >= size()) return *this;
+  if (n <= 0 || n >= size() || !labelled()) return *this;
   Dataset d;
   d.name = name;
+  d.kind = kind;
   d.classes = classes;
   d.x = x.leftCols(n);
   d.y.assign(y.begin(), y.begin() + n);

@@ -4,6 +4,8 @@
 #include <string>
 
 #include "core/data/idx_reader.h"
+#include "core/data/ranking.h"
+#include "core/data/ratings.h"
 #include "core/data/synthetic.h"
 
 namespace geotrain {
@@ -24,6 +26,14 @@ TrainTest load_idx(const DatasetSpec& d, std::uint64_t) {
   return tt;
 }
 
+// A generated kind whose parameters are all numbers: its doc and reader from one list.
+DatasetInfo generated(const std::string& name, const std::string& line, const std::string& kind,
+                      std::vector<NumericParam> params,
+                      std::function<TrainTest(const DatasetSpec&, std::uint64_t)> load) {
+  return {numeric_doc(name, line, params), kind,
+          [params](JsonReader& r, DatasetSpec& d) { d.params = read_numeric_params(r, params); }, std::move(load)};
+}
+
 const std::vector<ParamDoc> kIdxParams = {{"train_samples", "0 (all)", "use only the first N training samples"},
                                           {"test_samples", "0 (all)", "use only the first N test samples"}};
 
@@ -37,6 +47,7 @@ const std::vector<DatasetInfo>& dataset_registry() {
           p.insert(p.begin(), {"path", "/usr/share/datasets/fashion-mnist", "directory of the IDX files"});
           return p;
         }()},
+       "labelled",
        read_idx("/usr/share/datasets/fashion-mnist"),
        load_idx},
       {{"idx", "any MNIST-format IDX directory",
@@ -45,6 +56,7 @@ const std::vector<DatasetInfo>& dataset_registry() {
           p.insert(p.begin(), {"path", "required", "directory of the IDX files"});
           return p;
         }()},
+       "labelled",
        read_idx(std::nullopt),
        load_idx},
       {{"synthetic",
@@ -54,6 +66,7 @@ const std::vector<DatasetInfo>& dataset_registry() {
          {"train", "2000", "training samples"},
          {"test", "500", "test samples"},
          {"noise", "1.0", "blob spread"}}},
+       "labelled",
        [](JsonReader& r, DatasetSpec& d) {
          d.features = int(r.integer("features", 16, 1, 100000));
          d.classes = int(r.integer("classes", 4, 2, 1000));
@@ -76,6 +89,51 @@ const std::vector<DatasetInfo>& dataset_registry() {
          s.seed = seed;
          return make_synthetic(s);
        }},
+      generated("ratings",
+                "rating triples from known low-rank factors plus Gaussian noise (r = p_u . q_i + e): "
+                "the best held-out RMSE is sigma",
+                "ratings",
+                {{"users", 300, 1, 1e6, true, "users"},
+                 {"items", 300, 1, 1e6, true, "items"},
+                 {"rank", 8, 1, 1000, true, "rank of the true factors"},
+                 {"sigma", 0.1, 0, 100, false, "standard deviation of the rating noise"},
+                 {"train", 60000, 1, 1e8, true, "training ratings"},
+                 {"test", 10000, 1, 1e8, true, "held-out ratings"}},
+                [](const DatasetSpec& d, std::uint64_t seed) {
+                  return make_ratings({int(d.param("users")), int(d.param("items")), int(d.param("rank")),
+                                       d.param("sigma"), int(d.param("train")), int(d.param("test")), seed});
+                }),
+      generated("ranking",
+                "queries with graded documents (0-4) from a known nonlinear scoring function plus noise "
+                "(core/data/ranking.h)",
+                "ranking",
+                {{"train_queries", 2000, 1, 1e7, true, "training queries"},
+                 {"test_queries", 500, 1, 1e7, true, "held-out queries"},
+                 {"docs", 20, 2, 10000, true, "documents per query"},
+                 {"features", 10, 6, 10000, true, "features per document"},
+                 {"noise", 0.3, 0, 100, false, "standard deviation of the noise on the true score"}},
+                [](const DatasetSpec& d, std::uint64_t seed) {
+                  return make_ranking({int(d.param("train_queries")), int(d.param("test_queries")),
+                                       int(d.param("docs")), int(d.param("features")), d.param("noise"), seed});
+                }),
+      generated("cartpole",
+                "the classic cart-pole (Barto, Sutton and Anderson 1983; 500 steps at most): seeded environments "
+                "for the workers to act in, and fixed ones to evaluate on",
+                "environment",
+                {{"train_envs", 256, 1, 1e7, true, "environment instances the workers share out (a unit of a shard)"},
+                 {"test_episodes", 100, 1, 1e6, true, "evaluation episodes, from fixed seeds"}},
+                [](const DatasetSpec& d, std::uint64_t) {
+                  auto envs = [](int n, const char* name) {
+                    Dataset e;
+                    e.name = name;
+                    e.kind = "environment";
+                    e.x.resize(1, n);
+                    for (int i = 0; i < n; ++i) e.x(0, i) = float(i);
+                    return e;
+                  };
+                  return TrainTest{envs(int(d.param("train_envs")), "cartpole-train"),
+                                   envs(int(d.param("test_episodes")), "cartpole-test")};
+                }),
   };
   return registry;
 }

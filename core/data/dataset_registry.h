@@ -6,14 +6,15 @@
 #include <vector>
 
 #include "core/config/json_reader.h"
-#include "core/config/scenario.h"
 #include "core/data/dataset.h"
+#include "core/data/dataset_spec.h"
 #include "core/registry.h"
 
 namespace geotrain {
 
 struct DatasetInfo {
   ComponentDoc doc;
+  std::string data_kind;  // the Dataset::kind it produces (labelled, ratings, ranking, environment)
   std::function<void(JsonReader& r, DatasetSpec& d)> read;  // its own keys, besides "kind"
   // Throws std::runtime_error (files missing or malformed).
   std::function<TrainTest(const DatasetSpec& d, std::uint64_t seed)> load;

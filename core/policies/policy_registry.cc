@@ -5,9 +5,9 @@
 #include "core/policies/esync.h"
 #include "core/policies/fedasync.h"
 #include "core/policies/fedavg.h"
+#include "core/policies/gaia.h"
 #include "core/policies/hfa.h"
 #include "core/policies/local_sgd.h"
-#include "core/policies/gaia.h"
 #include "core/policies/mixed_sync.h"
 #include "core/policies/nbsync.h"
 #include "core/policies/ssp.h"
@@ -16,10 +16,22 @@ namespace geotrain {
 
 const std::vector<PolicyInfo>& policy_registry() {
   static const std::vector<PolicyInfo> registry = {
-      bsp_policy(),    asp_policy(), ssp_policy(),        local_sgd_policy(), esync_policy(),
-      nbsync_policy(), hfa_policy(), mixed_sync_policy(), fedavg_policy(),    fedasync_policy(), gaia_policy(),
+      bsp_policy(), asp_policy(),        ssp_policy(),    local_sgd_policy(), esync_policy(), nbsync_policy(),
+      hfa_policy(), mixed_sync_policy(), fedavg_policy(), fedasync_policy(),  gaia_policy(),
   };
   return registry;
+}
+
+PolicyNeeds policy_needs(const PolicyInfo& p, const PolicyParams& params) {
+  PolicyNeeds n;
+  for (Role role : {Role::kWorker, Role::kLocalServer, Role::kGlobalServer}) {
+    const auto s = p.make(params, role);
+    n.stale_updates |= s->accepts(0, 1) || !s->waits_for_model() || s->syncs_in_background();
+    n.model_averaging |= s->pushes_model_delta() || s->mixes_models() || s->local_rounds_per_push() > 1 ||
+                         s->syncs_in_background() || s->local_steps(1000, 1) > 1;
+    n.reads_values |= s->syncs_in_background();
+  }
+  return n;
 }
 
 const PolicyInfo* find_policy(const std::string& name) {

@@ -32,6 +32,16 @@ struct PolicyInfo {
 };
 
 const std::vector<PolicyInfo>& policy_registry();
+
+// What a policy asks of the algorithm it trains, read off its own instances'
+// answers (every role's): a learner that cannot give it is refused
+// (core/config/learner_fit.h).
+struct PolicyNeeds {
+  bool stale_updates = false;  // applies an update computed on an older model (accepts a late round, never waits, ...)
+  bool model_averaging = false;  // pushes model changes after local steps, mixes or averages models
+  bool reads_values = false;     // filters what it sends by the parameters' values (gaia)
+};
+PolicyNeeds policy_needs(const PolicyInfo& p, const PolicyParams& params);
 // By name or alias; null when unknown.
 const PolicyInfo* find_policy(const std::string& name);
 // Every accepted `kind`: names and aliases.

@@ -10,7 +10,7 @@ bool Aggregator::add(NodeId from, const Payload& p) {
   if (!sum_)
     sum_ = std::make_shared<Payload>(p.coded.empty() ? p : densify(p));
   else
-    accumulate(*sum_, p);
+    merge(*sum_, p, rules_);
   return complete();
 }
 

@@ -1,14 +1,14 @@
-// Sums the pushes of one round from a known membership. Shared by the local and
-// global servers; when a round is complete is its SyncPolicy's decision.
-// A member reported down is no longer waited for; one that comes back is waited
-// for again, and so is one that pushes (a push is proof of life). A member's
-// second push in one round is ignored.
+// Merges (sums, unless the learner says otherwise) the pushes of one round from a known membership. Shared by the local
+// and global servers; when a round is complete is its SyncPolicy's decision. A member reported down is no longer waited
+// for; one that comes back is waited for again, and so is one that pushes (a push is proof of life). A member's second
+// push in one round is ignored.
 //
 #pragma once
 #include <memory>
 #include <set>
 #include <vector>
 
+#include "core/learners/merge.h"
 #include "core/message.h"
 #include "core/policies/sync_policy.h"
 
@@ -16,8 +16,9 @@ namespace geotrain {
 
 class Aggregator {
  public:
-  Aggregator(const std::vector<NodeId>& members, const SyncPolicy& policy)
-      : policy_(policy), live_(members.begin(), members.end()) {}
+  // `rules`: how the learner's blocks merge (core/learners/merge.h); empty: every block sums.
+  Aggregator(const std::vector<NodeId>& members, const SyncPolicy& policy, std::vector<BlockRule> rules = {})
+      : policy_(policy), rules_(std::move(rules)), live_(members.begin(), members.end()) {}
   // Adds `from`'s push; returns true when the open round is complete.
   bool add(NodeId from, const Payload& p);
   // `m` is down; returns true if that completes the open round.
@@ -30,6 +31,7 @@ class Aggregator {
  private:
   bool complete() const;
   const SyncPolicy& policy_;
+  std::vector<BlockRule> rules_;
   std::set<NodeId> live_, pushed_;
   std::shared_ptr<Payload> sum_;
 };

@@ -12,7 +12,7 @@ GlobalServer::GlobalServer(Runtime& rt, const NodeSpec& spec, const RoleContext&
     : rt_(rt),
       spec_(spec),
       ctx_(ctx),
-      agg_(spec.children, *ctx.policy),
+      agg_(spec.children, *ctx.policy, ctx.rules),
       opt_(make_optimizer(ctx.optimizer)),
       params_(*ctx.initial),
       copies_(*ctx.initial),
@@ -132,12 +132,19 @@ void GlobalServer::apply_mean(const ParamSet& mean) {
   add_scaled(params_, mean, g);
 }
 
+void GlobalServer::apply_merged(const ParamSet& update, int contributors) {
+  if (contributors > 0) return ctx_.learner->apply(params_, update, contributors);
+  apply_mean(update);
+}
+
 void GlobalServer::apply_round() {
   std::vector<NodeId> contributors;
   std::shared_ptr<Payload> sum = agg_.take(&contributors);
   const int n = std::max(1, sum->contributors);
-  scale(sum->blocks, 1.0f / float(n));  // mean of the workers' gradients (or model changes)
-  apply_mean(sum->blocks);
+  // The learner's own rule, or the mean of the workers' gradients (or model changes) through the optimiser.
+  const int applied_by_learner = ctx_.caps.apply == Apply::kLearner ? n : 0;
+  if (!applied_by_learner) scale(sum->blocks, 1.0f / float(n));
+  apply_merged(sum->blocks, applied_by_learner);
   open_staleness_ = 0;
   last_loss_ = sum->loss_sum / n;
   publish();
@@ -146,7 +153,7 @@ void GlobalServer::apply_round() {
   const std::size_t rows_before = ctx_.monitor ? ctx_.monitor->timeline().size() : 0;
   const bool stop = ctx_.monitor && ctx_.monitor->on_round(rt_.now(), rounds_, params_, last_loss_);
   if (ctx_.checkpoints) {  // durable before anyone hears the round is done
-    LoggedRound lr{round, std::move(sum->blocks), last_loss_, std::nullopt};
+    LoggedRound lr{round, std::move(sum->blocks), applied_by_learner, last_loss_, std::nullopt};
     if (ctx_.monitor && ctx_.monitor->timeline().size() > rows_before) lr.evaluation = ctx_.monitor->timeline().back();
     ctx_.checkpoints->log_round(lr);
     if (ctx_.checkpoint_every > 0 && rounds_ % ctx_.checkpoint_every == 0) {
@@ -181,7 +188,7 @@ void GlobalServer::rejoin() {
     }
     for (const auto& lr : ctx_.checkpoints->load_log()) {
       if (lr.round != rounds_) continue;  // older than the snapshot (or a gap: stop replaying)
-      apply_mean(lr.mean_update);
+      apply_merged(lr.mean_update, lr.contributors);
       last_loss_ = lr.train_loss;
       ++rounds_;
       if (lr.evaluation) rows.push_back(*lr.evaluation);

@@ -42,8 +42,11 @@ class GlobalServer : public Actor {
 
  private:
   void apply_round();
-  void apply_mean(const ParamSet& mean);  // a mean gradient through the optimiser, or a mean model change
-  void publish();                         // current_ = params_
+  void apply_mean(const ParamSet& mean);
+  // contributors > 0: Learner::apply of the merged update of that many steps; 0: apply_mean.
+  void apply_merged(const ParamSet& update,
+                    int contributors);  // a mean gradient through the optimiser, or a mean model change
+  void publish();                       // current_ = params_
   void resync_children();
   void tell_round(NodeId child);  // kControl(rounds_): "the job is at this round"
   void announce_clock();          // kRelease(slowest live child's clock), if it advanced and the policy says so

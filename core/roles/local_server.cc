@@ -8,7 +8,7 @@ LocalServer::LocalServer(Runtime& rt, const NodeSpec& spec, const RoleContext& c
     : rt_(rt),
       spec_(spec),
       ctx_(ctx),
-      agg_(spec.children, *ctx.policy),
+      agg_(spec.children, *ctx.policy, ctx.rules),
       per_push_(ctx.policy->local_rounds_per_push()),
       background_(ctx.policy->syncs_in_background()),
       push_codec_(ctx.push_stream(spec)),

@@ -1,5 +1,5 @@
 // What every role of one job shares (read-only) besides its Runtime: the model,
-// the data, the optimiser settings, and optional observers.
+// the learner, the data, the optimiser settings, and optional observers.
 #pragma once
 #include <memory>
 #include <vector>
@@ -7,7 +7,7 @@
 #include "core/codec/stream_encoder.h"
 #include "core/config/scenario.h"
 #include "core/deployment.h"
-#include "core/models/model.h"
+#include "core/learners/learner.h"
 #include "core/policies/sync_policy.h"
 #include "core/trace.h"
 
@@ -18,7 +18,9 @@ class CheckpointStore;
 class RunRecords;
 
 struct RoleContext {
-  const Model* model = nullptr;
+  const Learner* learner = nullptr;
+  LearnerCaps caps;              // what the learner declared (its registry entry): how the top applies a round
+  std::vector<BlockRule> rules;  // how its blocks merge; empty: every block sums
   const Dataset* train = nullptr;
   const std::vector<std::vector<int>>* shards = nullptr;  // by worker index
   const ParamSet* initial = nullptr;                      // identical start on every node

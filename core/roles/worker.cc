@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/learners/merge.h"
 #include "core/run_records.h"
 
 namespace geotrain {
@@ -82,17 +83,14 @@ const std::vector<int>& Worker::next_batch() {
 void Worker::begin_step() {
   step_start_ = rt_.now();
   if (ctx_.policy->uses_state_server() && local_done_ == 0) report_state();  // a local round begins
-  const ComputeCost cost{ctx_.model->train_flops_per_sample() * ctx_.batch_size, ctx_.batch_size};
+  const ComputeCost cost{ctx_.learner->train_flops_per_sample() * ctx_.batch_size, ctx_.batch_size};
   rt_.compute(
       cost, [this] { compute_update(); }, [this] { finish_step(); });
 }
 
 void Worker::compute_update() {
-  Eigen::MatrixXf x;
-  std::vector<int> y;
-  gather(*ctx_.train, next_batch(), &x, &y);
   update_ = std::make_shared<Payload>();
-  update_->loss_sum = ctx_.model->loss_and_gradient(params_, x, y, &update_->blocks);
+  update_->loss_sum = ctx_.learner->local_update(params_, *ctx_.train, next_batch(), rt_.rng(), &update_->blocks);
   update_->contributors = 1;
 }
 
@@ -116,7 +114,7 @@ void Worker::finish_step() {
   }
   if (!ctx_.policy->waits_for_model()) {  // push and step on; a newer model is installed when it comes
     if (backlog_)  // the last push is not acknowledged yet: add to the next one instead of queueing
-      accumulate(*backlog_, *update_);
+      merge(*backlog_, *update_, ctx_.rules);
     else
       backlog_ = std::move(update_);
     if (!push_in_flight_) send_backlog();

@@ -2,11 +2,17 @@
 
 #include <utility>
 
+#include "core/learners/merge.h"
+
 namespace geotrain {
 
 GroupMember::GroupMember(Runtime& rt, NodeId root, std::vector<NodeId> siblings,
-                         std::function<void(const Message&)> deliver)
-    : rt_(rt), root_(root), siblings_(siblings.begin(), siblings.end()), deliver_(std::move(deliver)) {
+                         std::function<void(const Message&)> deliver, std::vector<BlockRule> rules)
+    : rt_(rt),
+      root_(root),
+      siblings_(siblings.begin(), siblings.end()),
+      deliver_(std::move(deliver)),
+      rules_(std::move(rules)) {
   siblings_.erase(rt.self());
 }
 
@@ -110,7 +116,7 @@ void GroupMember::try_push(std::int64_t round) {
   Message m = *p.own;
   if (!p.merged.empty()) {  // my push plus what was sent to me, as one dense sum
     auto sum = std::make_shared<Payload>(densify(*m.payload));
-    for (const auto& q : p.merged) accumulate(*sum, *q);
+    for (const auto& q : p.merged) merge(*sum, *q, rules_);
     m = make_message(MsgKind::kPush, rt_.self(), p.order->first, m.round, std::move(sum));
     m.priority = p.own->priority;
   }

@@ -12,14 +12,17 @@
 #include <set>
 #include <vector>
 
+#include "core/learners/learner.h"
 #include "core/runtime.h"
 
 namespace geotrain {
 
 class GroupMember {
  public:
-  // `root`: the group's server (the coordinator); `siblings`: the other members.
-  GroupMember(Runtime& rt, NodeId root, std::vector<NodeId> siblings, std::function<void(const Message&)> deliver);
+  // `root`: the group's server (the coordinator); `siblings`: the other members;
+  // `rules`: how the learner's blocks merge (empty: every block sums).
+  GroupMember(Runtime& rt, NodeId root, std::vector<NodeId> siblings, std::function<void(const Message&)> deliver,
+              std::vector<BlockRule> rules = {});
   // The role sends `msg`; true when this takes it over.
   bool on_send(const Message& msg);
   // `msg` arrived; true when it was for this side (delivered, kept or dropped).
@@ -43,6 +46,7 @@ class GroupMember {
   NodeId root_;
   std::set<NodeId> siblings_;
   std::function<void(const Message&)> deliver_;
+  std::vector<BlockRule> rules_;
   std::optional<Message> model_;  // the latest model, as sent by the root
   bool wants_ = false, delivered_ = false;
   std::map<std::int64_t, std::vector<NodeId>> relay_to_;  // by round: ordered relays not yet sent

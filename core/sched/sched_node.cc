@@ -52,11 +52,12 @@ bool SchedNode::needed(const Scenario& sc, const Deployment& dep, NodeId id) {
   return choice_for(sc, dep, id) || (n.parent >= 0 && choice_for(sc, dep, n.parent));
 }
 
-SchedNode::SchedNode(Runtime& rt, const Scenario& sc, const Deployment& dep, std::uint64_t model_bytes)
+SchedNode::SchedNode(Runtime& rt, const Scenario& sc, const Deployment& dep, std::uint64_t model_bytes,
+                     std::vector<BlockRule> rules)
     : LayerNode(rt), spec_(dep.nodes.at(std::size_t(rt.self()))) {
   auto deliver = [this](const Message& m) { role_->on_message(m); };
   if (spec_.parent >= 0 && choice_for(sc, dep, spec_.parent))
-    member_.emplace(rt, spec_.parent, dep.nodes.at(std::size_t(spec_.parent)).children, deliver);
+    member_.emplace(rt, spec_.parent, dep.nodes.at(std::size_t(spec_.parent)).children, deliver, std::move(rules));
   if (const SchedulerChoice* c = choice_for(sc, dep, spec_.id)) {
     SchedGroup g;
     g.root = spec_.id;

@@ -22,7 +22,9 @@ namespace geotrain {
 class SchedNode : public LayerNode {
  public:
   // `model_bytes`: what a dense model costs on the wire (the graph's edge weights).
-  SchedNode(Runtime& rt, const Scenario& sc, const Deployment& dep, std::uint64_t model_bytes);
+  // `rules`: how the learner's blocks merge where a member sums pushes (empty: every block sums).
+  SchedNode(Runtime& rt, const Scenario& sc, const Deployment& dep, std::uint64_t model_bytes,
+            std::vector<BlockRule> rules = {});
   // Whether the scenario schedules any group `id` belongs to.
   static bool needed(const Scenario& sc, const Deployment& dep, NodeId id);
 

@@ -7,7 +7,7 @@ namespace geotrain::testing {
 FakeJob::FakeJob(const Scenario& sc, Tracer* tracer)
     : job_(sc),
       world_(sc.seed),
-      monitor_(job_.model(), job_.data().test, sc.stop, sc.eval, [] { return NetCounters{}; }),
+      monitor_(job_.learner(), job_.data().test, sc.stop, sc.eval, [] { return NetCounters{}; }),
       tracer_(tracer) {
   const Deployment& dep = job_.deployment();
   const Topology& t = sc.topology;

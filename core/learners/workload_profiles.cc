@@ -1,6 +1,6 @@
-#include "core/models/workload_profiles.h"
+#include "core/learners/workload_profiles.h"
 
-#include "core/models/mlp.h"
+#include "core/learners/mlp.h"
 
 namespace geotrain {
 namespace {
@@ -123,7 +123,7 @@ WorkloadProfile gpt2_small() {
 }
 
 // A shipped trainable model, read from the model itself (one definition).
-WorkloadProfile from_model(const std::string& name, const std::string& what, const Model& m) {
+WorkloadProfile from_model(const std::string& name, const std::string& what, const Learner& m) {
   WorkloadProfile p{name, what, {}, m.train_flops_per_sample()};
   for (const auto& b : m.init(1)) p.tensors.push_back(std::uint64_t(b.values.size()));
   return p;

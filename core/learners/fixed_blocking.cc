@@ -1,4 +1,4 @@
-#include "core/models/fixed_blocking.h"
+#include "core/learners/fixed_blocking.h"
 
 #include <Eigen/Core>
 

@@ -1,10 +1,10 @@
-#include "core/models/mlp.h"
+#include "core/learners/mlp.h"
 
 #include <cmath>
 #include <random>
 #include <stdexcept>
 
-#include "core/models/fixed_blocking.h"
+#include "core/learners/fixed_blocking.h"
 
 namespace geotrain {
 namespace {
@@ -24,7 +24,7 @@ void softmax_columns(Eigen::MatrixXf& z) {
 
 }  // namespace
 
-Mlp::Mlp(int inputs, std::vector<int> hidden, int classes) : hidden_(std::move(hidden)) {
+Mlp::Mlp(int inputs, std::vector<int> hidden, int classes, float l2) : hidden_(std::move(hidden)), l2_(l2) {
   use_fixed_matrix_blocking();
   if (inputs <= 0 || classes < 2) throw std::invalid_argument("mlp: need inputs > 0 and classes >= 2");
   sizes_.push_back(inputs);
@@ -95,7 +95,14 @@ double Mlp::loss_and_gradient(const ParamSet& p, const Eigen::MatrixXf& x, const
     Eigen::MatrixXf back = w.transpose() * z;
     z = (acts[l].array() > 0.0f).select(back, 0.0f);
   }
-  return loss / double(batch);
+  loss /= double(batch);
+  if (l2_ > 0)  // + l2/2 |W|^2 over the weight matrices (not the biases)
+    for (std::size_t l = 0; l < layers; ++l) {
+      const Eigen::VectorXf& w = p[2 * l].values;
+      loss += 0.5 * double(l2_) * double(w.squaredNorm());
+      (*grad)[2 * l].values += l2_ * w;
+    }
+  return loss;
 }
 
 double Mlp::train_flops_per_sample() const {

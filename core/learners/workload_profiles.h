@@ -1,6 +1,6 @@
 // Named workload profiles: a model's per-tensor sizes and its training compute
 // per sample, for traffic and time studies where accuracy is not modelled
-// (ProfileModel, core/models/profile_model.h). The published architectures are
+// (ProfileModel, core/learners/profile_model.h). The published architectures are
 // built layer by layer from their definitions, so a tensor list is checkable
 // against the published parameter count (tests/profile_test.cc); the shipped
 // trainable models are read from the models themselves.

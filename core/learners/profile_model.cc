@@ -1,4 +1,4 @@
-#include "core/models/profile_model.h"
+#include "core/learners/profile_model.h"
 
 namespace geotrain {
 

@@ -1,18 +1,18 @@
-// A workload profile as a Model (core/models/workload_profiles.h): each tensor
+// A workload profile as a Learner (core/learners/workload_profiles.h): each tensor
 // is a one-element stand-in that messages charge at the real tensor's size
 // (ParamBlock::stands_for), and a step charges the profile's compute, so sync
 // policies and schedulers run unchanged on a model of any size at the cost of
 // a tiny one. A codec charges a stand-in by its wire-size rule for the real
 // tensor (CodecInfo::wire_bytes). Nothing is learnt: the gradient is a constant and the loss zero;
-// accuracy_modelled() is false and summary.json says so. Simulation only:
+// its registry entry declares metrics_modelled false and summary.json says so. Simulation only:
 // real mode would send the stand-ins, not the bytes they stand for.
 #pragma once
-#include "core/models/model.h"
-#include "core/models/workload_profiles.h"
+#include "core/learners/classifier.h"
+#include "core/learners/workload_profiles.h"
 
 namespace geotrain {
 
-class ProfileModel : public Model {
+class ProfileModel : public Classifier {
  public:
   ProfileModel(const WorkloadProfile& p, int classes) : p_(p), classes_(classes) {}
   std::string name() const override { return "profile:" + p_.name; }
@@ -21,7 +21,6 @@ class ProfileModel : public Model {
                            ParamSet* grad) const override;
   Eigen::MatrixXf logits(const ParamSet& p, const Eigen::MatrixXf& x) const override;
   double train_flops_per_sample() const override { return p_.train_flops_per_sample; }
-  bool accuracy_modelled() const override { return false; }
 
  private:
   const WorkloadProfile& p_;

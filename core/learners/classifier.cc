@@ -1,0 +1,52 @@
+#include "core/learners/classifier.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace geotrain {
+
+double Classifier::local_update(const ParamSet& p, const Dataset& train, const std::vector<int>& batch,
+                                std::mt19937_64&, ParamSet* update) const {
+  Eigen::MatrixXf x;
+  std::vector<int> y;
+  gather(train, batch, &x, &y);
+  return loss_and_gradient(p, x, y, update);
+}
+
+const std::vector<MetricInfo>& classifier_metrics() {
+  static const std::vector<MetricInfo> m = {{"test_accuracy", true, "test-set accuracy"},
+                                            {"test_loss", false, "test-set mean cross-entropy"}};
+  return m;
+}
+
+const std::vector<MetricInfo>& Classifier::metrics() const { return classifier_metrics(); }
+
+std::vector<double> Classifier::evaluate(const ParamSet& p, const Dataset& test) const {
+  const Evaluation e = evaluate_classifier(*this, p, test);
+  return {e.accuracy, e.loss};
+}
+
+Evaluation evaluate_classifier(const Classifier& m, const ParamSet& p, const Dataset& d, int max_samples) {
+  const int n = max_samples > 0 ? std::min(max_samples, d.size()) : d.size();
+  constexpr int kChunk = 2048;
+  Evaluation e;
+  if (n == 0) return e;
+  int correct = 0;
+  double loss = 0;
+  for (int lo = 0; lo < n; lo += kChunk) {
+    const int cnt = std::min(kChunk, n - lo);
+    Eigen::MatrixXf z = m.logits(p, d.x.middleCols(lo, cnt));
+    for (int i = 0; i < cnt; ++i) {
+      Eigen::Index best;
+      const float mx = z.col(i).maxCoeff(&best);
+      if (best == d.y[lo + i]) ++correct;
+      const double lse = mx + std::log((z.col(i).array() - mx).exp().sum());
+      loss += lse - z(d.y[lo + i], i);
+    }
+  }
+  e.accuracy = double(correct) / n;
+  e.loss = loss / n;
+  return e;
+}
+
+}  // namespace geotrain

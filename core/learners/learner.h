@@ -1,0 +1,115 @@
+// The Learner seam: what every algorithm of the unified parameter-server
+// pattern says about itself, so that roles, policies and codecs run it without
+// knowing its name.
+//
+// An algorithm owns its parameters as keyed blocks (a ParamSet). Per round of
+// local work it turns the model and a batch of its shard into an update with
+// the same keys (`local_update`). Each block of an update carries a merge rule
+// (`block_rules`): how two updates' blocks combine on their way up a server
+// hierarchy (every rule is associative and commutative, so any relay tree and
+// any arrival order give the same merge). At the top the merged update is
+// applied either by the scenario's optimiser after dividing by the number of
+// contributing steps (`Apply::kMeanThenOptimizer`: gradients, model changes)
+// or by the algorithm itself (`Apply::kLearner`: sufficient statistics,
+// histograms, candidate lists become the next model in `apply`).
+//
+// Phases: an algorithm whose round is not one step (a tree level: statistics
+// up, decisions down; k-means: sums up, centroids down; KNN: queries down,
+// candidates up) runs its phases as ordinary rounds. The phase it is in is
+// part of its model (a block), so every worker and every server agrees on it
+// through the pulled model, and `local_update` reads it to know what to
+// compute. Such an algorithm declares `stale_ok = false` (LearnerCaps): each round
+// must merge every worker's answer to the same model.
+//
+// Metrics: `metrics()` names what `evaluate` returns, with the direction that
+// is better; the first is the primary one (the default `stop.target`).
+//
+// Learners are stateless (parameters live in ParamSets owned by roles), so one
+// object serves every role in a process, and may be called from any thread.
+#pragma once
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/data/dataset.h"
+#include "core/params.h"
+
+namespace geotrain {
+
+// How a block of one update combines with the same block of another.
+enum class Merge : std::uint8_t {
+  kSum,        // entry-wise sum (gradients, model changes, histograms, counts)
+  kMax,        // entry-wise maximum
+  kMin,        // entry-wise minimum
+  kKSmallest,  // candidates of `width` entries (the first is the distance): keep the k smallest
+};
+const char* merge_name(Merge m);
+
+struct BlockRule {
+  std::uint32_t key = 0;
+  Merge merge = Merge::kSum;
+  std::uint32_t width = 1;  // kKSmallest: entries per candidate
+  std::uint32_t k = 0;      // kKSmallest: candidates kept
+  // False: the block must arrive exactly (counts, histograms, candidate
+  // lists): only lossless codecs, no DGT zero-filling.
+  bool lossy_ok = true;
+};
+
+// How the global server turns the merged update into the next model.
+enum class Apply : std::uint8_t {
+  kMeanThenOptimizer,  // divide by the contributing steps, then the scenario's optimiser (or policy's mix)
+  kLearner,            // Learner::apply
+};
+
+// What an algorithm can run under, declared in its registry entry
+// (core/learners/learner_registry.h). The scenario loader compares it with
+// what the chosen policy, codecs, DGT, P3 and MultiGPS need
+// (core/learners/fit.h) and refuses the rest with the JSON path and the
+// reason; the job hands it to the roles.
+struct LearnerCaps {
+  bool stale_ok = true;           // an update computed on an older model may be applied (asp, ssp, ...)
+  bool model_averaging = true;    // local steps pushing the model's change, models mixed or averaged
+  bool cuttable = true;           // blocks may be cut into parts and slices (dgt, p3, multigps)
+  bool values_meaningful = true;  // gaia's significance filter may read parameter values
+  bool real_mode = true;          // can run in `geotrain launch` (false: simulation only)
+  bool metrics_modelled = true;   // false: a workload profile, only traffic and time are modelled
+  bool lossy_ok = true;           // every block may travel through a lossy codec (false: some BlockRule says no)
+  Apply apply = Apply::kMeanThenOptimizer;
+};
+
+struct MetricInfo {
+  std::string name;
+  bool higher_is_better = true;
+  std::string help;  // one line: what is measured, on what
+};
+
+class Learner {
+ public:
+  virtual ~Learner() = default;
+  virtual std::string name() const = 0;
+  // The initial model, identical on every node for the same seed.
+  virtual ParamSet init(std::uint64_t seed) const = 0;
+  // Merge rules of the keys that do not sum; a key absent here sums, lossy_ok.
+  virtual std::vector<BlockRule> block_rules() const { return {}; }
+
+  // One step of local work on the samples `batch` of `train` (indices): the
+  // mean training loss, and the update with p's layout in *update (a gradient
+  // of that loss for the gradient-descent family). `rng` is the worker's own
+  // stream: a learner that samples (episodes, noise) draws from it, one that
+  // does not leaves it untouched.
+  virtual double local_update(const ParamSet& p, const Dataset& train, const std::vector<int>& batch,
+                              std::mt19937_64& rng, ParamSet* update) const = 0;
+  // Apply::kLearner only: the merged update of `contributors` steps becomes the next model.
+  virtual void apply(ParamSet& /*model*/, const ParamSet& /*merged*/, int /*contributors*/) const {}
+
+  // Floating-point operations of one step per sample: what the compute-time model charges.
+  virtual double train_flops_per_sample() const = 0;
+
+  // What evaluate() returns, in order; [0] is the primary metric.
+  virtual const std::vector<MetricInfo>& metrics() const = 0;
+  // Every metric of p on the test set (a NaN for one that cannot be computed).
+  virtual std::vector<double> evaluate(const ParamSet& p, const Dataset& test) const = 0;
+};
+
+}  // namespace geotrain

@@ -1,0 +1,42 @@
+// The registry of learners: every algorithm the parameter-server pattern
+// trains is one entry. An entry says what it learns and from which kinds of
+// data, its numeric parameters (the scenario loader reads them from the
+// `model` object, defaults filled in), its metrics, what it runs under
+// (LearnerCaps: the loader refuses the rest), and a factory that builds it
+// for the loaded data. A new algorithm is its own file plus one entry here.
+#pragma once
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "core/config/json_reader.h"
+#include "core/data/dataset.h"
+#include "core/learners/learner.h"
+#include "core/learners/learner_spec.h"
+#include "core/registry.h"
+
+namespace geotrain {
+
+struct LearnerInfo {
+  ComponentDoc doc;                  // name, one line (what it learns, from what), parameter help
+  std::string family;                // gradient-descent, ensemble, ... (geotrain list groups by it)
+  std::vector<std::string> data;     // dataset kinds it learns from (Dataset::kind)
+  std::vector<NumericParam> params;  // read by the scenario loader
+  std::vector<MetricInfo> metrics;   // what its Learner::metrics() returns; [0] primary
+  LearnerCaps caps;
+  // Its keys that are not numeric parameters (mlp's `hidden`); may be empty.
+  std::function<void(JsonReader& r, ModelSpec& m)> read;
+  // The learner for the loaded data. Throws std::invalid_argument (a model too large for the data).
+  std::function<std::unique_ptr<Learner>(const ModelSpec& m, const TrainTest& data)> make;
+};
+
+const std::vector<LearnerInfo>& learner_registry();
+// The doc with the numeric parameters' help appended (what `geotrain list` prints).
+ComponentDoc learner_doc(const LearnerInfo& l);
+
+// Largest trainable model (4 bytes each; a role holds a few copies).
+constexpr double kMaxModelParams = 2.5e8;
+// Throws std::invalid_argument naming `what` when `params` exceeds kMaxModelParams.
+void check_model_size(const std::string& what, double params);
+
+}  // namespace geotrain

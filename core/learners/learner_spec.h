@@ -1,0 +1,21 @@
+// A scenario's choice of learner (its `model` object): the registered name,
+// every numeric hyperparameter with its default filled in, and the few keys
+// that are not numbers.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "core/registry.h"
+
+namespace geotrain {
+
+struct ModelSpec {
+  std::string kind = "mlp";  // a name in core/learners/learner_registry.h
+  NumericParams params;      // the entry's numeric parameters, defaults filled in
+  std::vector<int> hidden;   // mlp, autoencoder: hidden layer sizes
+  std::string profile;       // profile: a name from workload_profiles()
+  std::string classifier;    // gan: the feature classifier's parameter file, resolved against the scenario's folder
+  double param(const std::string& name) const { return params.at(name); }
+};
+
+}  // namespace geotrain

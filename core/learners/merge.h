@@ -1,0 +1,22 @@
+// Merging two updates block by block under a learner's rules (BlockRule in
+// core/learners/learner.h): what every role that combines pushes calls (the
+// servers' Aggregator, a worker's backlog, a scheduled group's relay). Every
+// rule is associative and commutative, so the merge of a set of updates is the
+// same through any relay tree and in any arrival order (k-smallest breaks
+// distance ties by the rest of the candidate, then by position).
+#pragma once
+#include <vector>
+
+#include "core/learners/learner.h"
+#include "core/message.h"
+
+namespace geotrain {
+
+// into = merge(into, p): keys without a rule sum (accumulate, coded blocks
+// decoded), the others merge by their rule; losses and contributors add.
+// REQUIRES: `into` is dense and holds every key p carries, with the same lengths.
+void merge(Payload& into, const Payload& p, const std::vector<BlockRule>& rules);
+// The same on two dense blocks of one key.
+void merge_block(Eigen::VectorXf& into, const Eigen::VectorXf& from, const BlockRule& rule);
+
+}  // namespace geotrain

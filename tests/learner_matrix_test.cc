@@ -1,0 +1,129 @@
+// Every learner under every policy and every push codec it declares, on the
+// fake runtime with tiny data and a few rounds: each runs to its rounds with a
+// finite model, finite metrics and a finite training loss; and every policy
+// or codec a learner does not declare is refused by the loader, which the
+// command line turns into exit 2.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+
+#include "core/codec/codec_registry.h"
+#include "core/config/learner_fit.h"
+#include "core/learners/learner_registry.h"
+#include "core/params_file.h"
+#include "core/policies/policy_registry.h"
+#include "core/roles/global_server.h"
+#include "core/testing/fake_job.h"
+#include "tests/test_util.h"
+
+namespace geotrain {
+namespace {
+
+// A random feature classifier for 8x8 images: the GAN's metrics need one of the data's shape.
+std::string tiny_feature_classifier() {
+  const std::string path = ::testing::TempDir() + "/geotrain-matrix-features.bin";
+  std::mt19937_64 rng(3);
+  std::normal_distribution<float> n(0, 0.3f);
+  ParamSet p = {
+      {0, Eigen::VectorXf(64 * 8)}, {1, Eigen::VectorXf(8)}, {2, Eigen::VectorXf(8 * 4)}, {3, Eigen::VectorXf(4)}};
+  for (auto& b : p)
+    for (Eigen::Index i = 0; i < b.values.size(); ++i) b.values[i] = n(rng);
+  write_params_file(path, p);
+  return path;
+}
+
+// The learner as a tiny model, on tiny data of the kind it learns from.
+std::vector<std::string> tiny(const std::string& learner) {
+  const std::string images = R"(dataset={"kind":"synthetic","features":64,"classes":4,"train":256,"test":64})";
+  if (learner == "mf")
+    // (A step of 64 ratings is a few thousand flops: at the quickstart's 5 GFLOPS asp's workers would take
+    // millions of steps per WAN round trip. Slower workers keep the test short.)
+    return {R"(model={"kind":"mf","rank":2})",
+            R"(dataset={"kind":"ratings","users":20,"items":20,"train":400,"test":100})",
+            "topology.dcs.1.worker_gflops=0.001", "topology.dcs.2.worker_gflops=0.001"};
+  if (learner == "ranknet" || learner == "listnet")
+    return {R"(model={"kind":")" + learner + R"(","hidden":[4]})",
+            R"(dataset={"kind":"ranking","train_queries":24,"test_queries":6,"docs":5,"features":6})", "batch_size=2"};
+  if (learner == "a2c")
+    return {R"(model={"kind":"a2c","hidden":4})", R"(dataset={"kind":"cartpole","train_envs":8,"test_episodes":2})",
+            "batch_size=1"};
+  if (learner == "cnn") return {R"(model={"kind":"cnn","conv1":2,"conv2":2,"dense":4})", images, "batch_size=4"};
+  if (learner == "rnn") return {R"(model={"kind":"rnn","steps":8,"hidden":4})", images, "batch_size=4"};
+  if (learner == "autoencoder") return {R"(model={"kind":"autoencoder","hidden":[8,4]})", images, "batch_size=4"};
+  if (learner == "gan")
+    return {R"(model={"kind":"gan","noise":4,"hidden":4,"classifier":")" + tiny_feature_classifier() + R"("})", images,
+            "batch_size=4"};
+  if (learner == "mlp") return {R"(model={"kind":"mlp","hidden":[8]})", images, "batch_size=4"};
+  if (learner == "profile") return {R"(model={"kind":"profile","profile":"softmax-fashion"})", images, "batch_size=4"};
+  return {R"(model={"kind":")" + learner + R"("})", images, "batch_size=4"};
+}
+
+Scenario scenario(const std::string& learner, const std::string& arch, std::vector<std::string> more) {
+  std::vector<std::string> sets = tiny(learner);
+  sets.insert(sets.end(), {R"(stop={"rounds":3})", "eval.every_rounds=3"});
+  sets.insert(sets.end(), more.begin(), more.end());
+  return load_scenario(testing::source_path("scenarios/quickstart.json"), [&] {
+    std::vector<std::string> all = {"architecture=" + arch};
+    all.insert(all.end(), sets.begin(), sets.end());
+    return all;
+  }());
+}
+
+void runs(const std::string& learner, const std::string& what, const Scenario& sc) {
+  testing::FakeJob fj(sc);
+  fj.run();
+  const auto& gs = fj.role<GlobalServer>(fj.job().deployment().global_server);
+  EXPECT_GE(gs.rounds(), 3) << learner << " " << what;
+  for (const auto& b : gs.params()) ASSERT_TRUE(b.values.allFinite()) << learner << " " << what;
+  const auto& rows = fj.monitor().timeline();
+  ASSERT_FALSE(rows.empty()) << learner << " " << what;
+  EXPECT_TRUE(std::isfinite(rows.back().loss)) << learner << " " << what;
+  EXPECT_EQ(rows.back().metrics.size(), fj.job().learner().metrics().size()) << learner << " " << what;
+  for (double m : rows.back().metrics) EXPECT_TRUE(std::isfinite(m)) << learner << " " << what;
+}
+
+class EveryLearner : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(EveryLearner, RunsUnderEveryPolicyAndCodecItDeclaresAndIsRefusedTheRest) {
+  const std::string name = GetParam();
+  const LearnerInfo& l = *find_entry(learner_registry(), name);
+  const auto policies = accepted_policies(l);
+  const auto codecs = accepted_codecs(l);
+  EXPECT_FALSE(policies.empty());
+  for (const auto& p : policy_registry()) {
+    std::vector<std::string> sets = {"policy={\"kind\":\"" + p.name + "\"}"};
+    for (const char* k : {"h", "k1", "k2"})  // short local rounds
+      for (const auto& q : p.params)
+        if (q.name == k) sets.push_back(std::string("policy.") + k + "=2");
+    const std::string arch = p.architectures.front();
+    if (std::find(policies.begin(), policies.end(), p.name) == policies.end()) {
+      EXPECT_THROW(scenario(name, arch, sets), ConfigError) << name << " under " << p.name;
+      continue;
+    }
+    if (l.caps.metrics_modelled) runs(name, "under " + p.name, scenario(name, arch, sets));
+  }
+  for (const auto& c : codec_registry()) {
+    const std::vector<std::string> sets = {R"(compression={"wan_push":{"kind":")" + c.doc.name +
+                                           R"("},"lan_push":{"kind":")" + c.doc.name + R"("},"dense_below":0})"};
+    if (std::find(codecs.begin(), codecs.end(), c.doc.name) == codecs.end()) {
+      EXPECT_THROW(scenario(name, "hips", sets), ConfigError) << name << " with " << c.doc.name;
+      continue;
+    }
+    if (l.caps.metrics_modelled) runs(name, "with " + c.doc.name, scenario(name, "hips", sets));
+  }
+}
+
+std::vector<std::string> learner_names() { return entry_names(learner_registry()); }
+INSTANTIATE_TEST_SUITE_P(All, EveryLearner, ::testing::ValuesIn(learner_names()),
+                         [](const auto& info) { return info.param; });
+
+TEST(LearnerMatrix, TheCommandLineRefusesADeclaredMisfitWithExitTwoAndThePath) {
+  const auto r = testing::run_geotrain("sim " + testing::source_path("scenarios/scale-8x8-resnet50.json") +
+                                       " --set policy.kind=gaia -q -o " + ::testing::TempDir() + "/geotrain-misfit");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("/policy/kind"), std::string::npos) << r.output;
+}
+
+}  // namespace
+}  // namespace geotrain
