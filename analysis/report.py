@@ -80,7 +80,7 @@ def codec_label(s):
 def metric_names(runs):
     """The learner's metrics (summary.json `metrics`), primary first; test_accuracy for older summaries."""
     m = (runs[0][1].get("metrics") or {}) if runs else {}
-    names = list((m.get("values") or {}).keys()) or ["test_accuracy"]
+    names = list(m.get("names") or (m.get("values") or {}).keys()) or ["test_accuracy"]
     primary = m.get("primary") or names[0]
     return [primary] + [n for n in names if n != primary]
 

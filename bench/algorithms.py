@@ -5,9 +5,12 @@ For each shipped scenarios/algo-<name>.json it runs
   sim     the scenario as shipped (2 DCs x 2 workers, bsp) in the simulator,
   launch  the same scenario as real processes on this machine (geotrain launch),
   single  one worker on the same samples: topologies/single.json, batch = the 4 workers' global batch,
-and prints a Markdown table of the primary metric with the relative differences to the single worker.
+and prints a Markdown table of the primary metric, final and as the mean of the last three evaluations
+(one evaluation is noisy: a CNN's test accuracy moves by +-0.5% between evaluations 250 rounds apart),
+with the relative differences to the single worker.
 
 Usage: bench/algorithms.py [--out DIR] [--only a,b] [--skip-launch] [--seeds 1,2,3] [--set KEY=VALUE ...]
+                           [--table-only]   (the table from the runs already in DIR)
 (--set applies to every run, e.g. --set stop.rounds=100 for a quick look.)
 """
 import argparse
@@ -18,7 +21,7 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-GEOTRAIN = os.path.join(ROOT, "build", "geotrain")
+GEOTRAIN = os.environ.get("GEOTRAIN_BIN", os.path.join(ROOT, "build", "geotrain"))  # GEOTRAIN_BIN: another build
 ALGOS = ["logreg", "cnn", "rnn", "autoencoder", "mf", "gan", "a2c", "ranknet", "listnet", "kmeans"]
 
 
@@ -29,10 +32,16 @@ def run(args, log):
     return r.returncode, time.time() - t
 
 
-def primary(summary_path):
-    s = json.load(open(summary_path))
-    m = s["metrics"]
-    return m["primary"], m["values"][m["primary"]]["final"], m["values"][m["primary"]]["higher_is_better"], s
+def primary(run_dir):
+    """The primary metric's name, final value, and mean over the last three evaluations."""
+    s = json.load(open(os.path.join(run_dir, "summary.json")))
+    name = s["metrics"]["primary"]
+    with open(os.path.join(run_dir, "timeline.csv")) as f:
+        header = f.readline().strip().split(",")
+        col = header.index(name)
+        values = [float(line.split(",")[col]) for line in f if line.strip()]
+    tail = values[-3:]
+    return name, s["metrics"]["values"][name]["final"], sum(tail) / len(tail) if tail else None
 
 
 def main():
@@ -42,6 +51,7 @@ def main():
     ap.add_argument("--skip-launch", action="store_true")
     ap.add_argument("--seeds", default="1")
     ap.add_argument("--set", action="append", default=[])
+    ap.add_argument("--table-only", action="store_true")
     a = ap.parse_args()
     algos = [x for x in a.only.split(",") if x] or ALGOS
     rows = []
@@ -60,13 +70,16 @@ def main():
                 modes.insert(1, ("launch", ["launch", scenario]))
             for mode, args in modes:
                 out = os.path.join(a.out, f"{name}-s{seed}", mode)
+                if a.table_only and not os.path.isdir(out):
+                    continue
                 os.makedirs(out, exist_ok=True)
-                code, wall = run(args + ["--out", out] + setargs, os.path.join(out, "log.txt"))
+                code, wall = (0, 0.0) if a.table_only else run(args + ["--out", out] + setargs,
+                                                                   os.path.join(out, "log.txt"))
                 try:
-                    metric, value, higher, _ = primary(os.path.join(out, "summary.json"))
+                    metric, value, last3 = primary(out)
                 except (OSError, KeyError, ValueError):
-                    metric, value, higher = "?", None, True
-                res[mode] = (value, code, wall)
+                    metric, value, last3 = "?", None, None
+                res[mode] = (value, code, wall, last3)
                 print(f"{name} seed {seed} {mode}: {metric} {value} (exit {code}, {wall:.0f} s)", file=sys.stderr)
             rows.append((name, seed, metric, res))
 
@@ -74,15 +87,20 @@ def main():
         return "" if x is None or ref in (None, 0) else f"{100 * (x - ref) / abs(ref):+.2f}%"
 
     def val(v):
-        return "failed" if v[0] is None else f"{v[0]:.4f}" + ("" if v[1] == 0 else f" (exit {v[1]})")
+        if v is None:
+            return "not run"
+        return "failed" if v[0] is None else f"{v[0]:.4f} ({v[3]:.4f})" + ("" if v[1] == 0 else f" exit {v[1]}")
 
-    print("| algorithm | seed | metric | ns-3, 2 DCs x 2 workers | launch | one worker | ns-3 vs one | launch vs one |")
+    print("| algorithm | seed | metric: final (mean of the last 3) | ns-3, 2 DCs x 2 workers | launch | one worker | "
+          "ns-3 vs one: final (last 3) | launch vs one: final (last 3) |")
     print("|---|---|---|---|---|---|---|---|")
+    none = (None, -1, 0, None)
     for name, seed, metric, res in rows:
-        single = res["single"][0]
-        launch = res.get("launch", (None, -1, 0))
-        print(f"| {name} | {seed} | {metric} | {val(res['sim'])} | {val(launch) if 'launch' in res else 'not run'} | "
-              f"{val(res['single'])} | {rel(res['sim'][0], single)} | {rel(launch[0], single)} |")
+        sim, launch, single = res.get("sim", none), res.get("launch"), res.get("single", none)
+        other = launch or none
+        print(f"| {name} | {seed} | {metric} | {val(res.get('sim'))} | {val(launch)} | {val(res.get('single'))} | "
+              f"{rel(sim[0], single[0])} ({rel(sim[3], single[3])}) | "
+              f"{rel(other[0], single[0])} ({rel(other[3], single[3])}) |")
 
 
 if __name__ == "__main__":

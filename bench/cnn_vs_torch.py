@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """The CNN learner's training step against the same network in PyTorch, one core, batch 64.
 
 geotrain: build/geotrain-bench --benchmark_filter=BM_CnnStep (forward and backward: the gradient a worker
@@ -6,7 +6,7 @@ pushes). PyTorch (Debian's python3-torch, when installed): the same layers (conv
 2x2 max pool; conv 16->32 5x5 pad 2, ReLU, pool; dense 1568->128, ReLU; dense 128->10), cross-entropy,
 forward and backward, torch.set_num_threads(1). Both are run here, one after the other, and the ratio printed.
 
-Usage: bench/cnn_vs_torch.py   (needs build/geotrain-bench; python3-torch is optional)
+Usage: bench/cnn_vs_torch.py   (Debian's python3; needs build/geotrain-bench; python3-torch is optional)
 """
 import json
 import os
@@ -18,7 +18,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def geotrain_ms():
-    out = subprocess.run([os.path.join(ROOT, "build", "geotrain-bench"), "--benchmark_filter=BM_CnnStep$",
+    out = subprocess.run([os.path.join(ROOT, "build", "geotrain-bench"), "--benchmark_filter=BM_CnnStep",
                           "--benchmark_format=json"], capture_output=True, text=True, check=True).stdout
     b = json.loads(out)["benchmarks"][0]
     return b["real_time"] if b["time_unit"] == "ms" else b["real_time"] / 1e6

@@ -149,7 +149,7 @@ int write_results_csv(const SweepPlan& plan, const std::string& out) {
     if (!finished(dir)) continue;
     const nlohmann::json s = load_json_file(dir + "/summary.json");
     if (s.contains("metrics"))
-      for (const auto& [name, v] : s["metrics"]["values"].items()) metrics.push_back(name);
+      for (const auto& name : s["metrics"]["names"]) metrics.push_back(name);
     break;
   }
   csv << ",wan_bytes,lan_bytes";

@@ -17,7 +17,7 @@ double steps_per_push(std::int64_t steps, std::int64_t pushes) {
 }
 nlohmann::json nullable(std::optional<double> v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
 
-// {primary, values: {name: {final, best, higher_is_better}}} over the timeline.
+// {primary, names (the learner's order), values: {name: {final, best, higher_is_better}}} over the timeline.
 nlohmann::json metrics_json(const RunResult& r) {
   using nlohmann::json;
   json values = json::object();
@@ -32,7 +32,10 @@ nlohmann::json metrics_json(const RunResult& r) {
     }
     values[m.name] = {{"final", nullable(last)}, {"best", nullable(best)}, {"higher_is_better", m.higher_is_better}};
   }
-  return {{"primary", r.metrics.empty() ? json(nullptr) : json(r.metrics[0].name)}, {"values", values}};
+  json names = json::array();
+  for (const auto& m : r.metrics) names.push_back(m.name);
+  return {
+      {"primary", r.metrics.empty() ? json(nullptr) : json(r.metrics[0].name)}, {"names", names}, {"values", values}};
 }
 }  // namespace
 

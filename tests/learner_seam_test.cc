@@ -218,3 +218,33 @@ TEST(LearnerApply, DistributedKMeansIsLloydsIterationsOnTheWholeSet) {
 
 }  // namespace
 }  // namespace geotrain
+
+#include "core/data/ranking.h"
+#include "core/learners/metrics.h"
+
+namespace geotrain {
+namespace {
+
+// The yardsticks of the ranking learners on the shipped scenario's data (seed 1): ranking the held-out
+// queries by the true scoring function, and at random. (docs/algorithms.md quotes both.)
+TEST(RankingData, TheTrueScoreRanksNearlyIdeallyAndARandomRankerPoorly) {
+  const TrainTest tt = make_ranking({2000, 500, 20, 10, 0.3, 1});
+  const Dataset& t = tt.test;
+  std::vector<float> truth, random;
+  std::mt19937_64 rng(1);
+  std::uniform_real_distribution<float> u(0, 1);
+  for (Eigen::Index k = 0; k < t.x.cols(); ++k) {
+    truth.push_back(ranking_true_score(&t.x(0, k), t.features()));
+    random.push_back(u(rng));
+  }
+  const double best = mean_ndcg_at(10, truth, t.target, t.query_start);
+  const double chance = mean_ndcg_at(10, random, t.target, t.query_start);
+  std::printf("NDCG@10 on the held-out queries: true score %.4f, random %.4f\n", best, chance);
+  EXPECT_GT(best, 0.9);
+  EXPECT_LT(chance, 0.6);
+  std::vector<float> ideal = t.target;  // ranking by the grades themselves is ideal
+  EXPECT_DOUBLE_EQ(mean_ndcg_at(10, ideal, t.target, t.query_start), 1.0);
+}
+
+}  // namespace
+}  // namespace geotrain

@@ -198,3 +198,38 @@ TEST(Report, DrawsTheTimeToTargetHeatMapAcrossTopologies) {
 
 }  // namespace
 }  // namespace geotrain
+
+namespace geotrain {
+namespace {
+
+// A sweep and its report on a learner that is not a classifier: results.csv carries every metric, final and
+// best; time to target follows stop.target's metric (RMSE, lower is better); the report plots each metric.
+TEST(Report, SweepsAndPlotsAnyLearnersMetrics) {
+  const std::string dir = "/tmp/geotrain-test-metrics-sweep-" + std::to_string(::getpid());
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  nlohmann::json s;
+  s["name"] = "mf";
+  s["base"] = source_path("scenarios/algo-mf.json");
+  s["sets"] = {R"(dataset={"kind":"ratings","users":40,"items":40,"train":3000,"test":300})",
+               R"(stop={"rounds":60,"target":{"metric":"test_rmse","value":0.5}})", "eval.every_rounds=10"};
+  s["grid"] = {{"policy", {{{"kind", "bsp"}}, {{"kind", "local_sgd"}, {"h", 2}}}}};
+  std::ofstream(dir + "/sweep.json") << s.dump(1);
+  ASSERT_EQ(run_geotrain("sweep " + dir + "/sweep.json --out " + dir + "/out -q -j 2").exit_code, 0);
+  std::ifstream csv(dir + "/out/results.csv");
+  std::string header, row;
+  std::getline(csv, header);
+  std::getline(csv, row);
+  EXPECT_NE(header.find(",test_rmse_final,test_rmse_best,test_mae_final,test_mae_best"), std::string::npos) << header;
+  const auto summary = load_json_file(dir + "/out/runs/p0000/summary.json");
+  EXPECT_EQ(summary["target"]["metric"], "test_rmse");
+  EXPECT_FALSE(summary["time_to_target_s"].is_null()) << "RMSE falls below 0.5 within 60 rounds";
+  const auto r = run_geotrain("report " + dir + "/out");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  for (const char* png : {"test_rmse_vs_time.png", "test_mae_vs_time.png", "test_rmse_vs_wan_bytes.png"})
+    EXPECT_TRUE(fs::exists(dir + "/out/report/" + png)) << png;
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace geotrain

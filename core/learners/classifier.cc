@@ -13,6 +13,20 @@ double Classifier::local_update(const ParamSet& p, const Dataset& train, const s
   return loss_and_gradient(p, x, y, update);
 }
 
+double softmax_cross_entropy(Eigen::MatrixXf& z, const std::vector<int>& y) {
+  double loss = 0;
+  for (Eigen::Index i = 0; i < z.cols(); ++i) {  // d/dz = softmax - onehot
+    auto col = z.col(i);
+    col.array() -= col.maxCoeff();
+    col = col.array().exp();
+    col /= col.sum();
+    loss -= std::log(std::max(col(y[std::size_t(i)]), 1e-12f));
+    col(y[std::size_t(i)]) -= 1.0f;
+  }
+  z /= float(z.cols());
+  return loss / double(z.cols());
+}
+
 const std::vector<MetricInfo>& classifier_metrics() {
   static const std::vector<MetricInfo> m = {{"test_accuracy", true, "test-set accuracy"},
                                             {"test_loss", false, "test-set mean cross-entropy"}};

@@ -27,6 +27,10 @@ class Classifier : public Learner {
   std::vector<double> evaluate(const ParamSet& p, const Dataset& test) const override;
 };
 
+// The mean softmax cross-entropy of logits z (classes x batch) against labels y;
+// z becomes its gradient with respect to the logits, (softmax - onehot) / batch.
+double softmax_cross_entropy(Eigen::MatrixXf& z, const std::vector<int>& y);
+
 // {accuracy (primary, higher is better), test_loss (lower)}: every classifier's metrics.
 const std::vector<MetricInfo>& classifier_metrics();
 

@@ -20,11 +20,19 @@ int side_of(int features) {
 ConvShape conv(int channels, int side, int out) { return {channels, side, side, out, 5, 2}; }
 }  // namespace
 
+// Every activation as positions x channels (core/learners/nn/conv.h).
 struct Cnn::Tape {
-  Eigen::MatrixXf cols1, a1, cols2, a2;
+  Eigen::MatrixXf cols1, a1, pooled1, cols2, a2, pooled2, flat;
   std::vector<Eigen::Index> arg1, arg2;
   DenseNet::Tape head;
+  // Backward scratch, kept with the tape so a thread reuses its buffers step after step.
+  Eigen::MatrixXf dpool2, dz, dcols, dpool1;
 };
+
+Cnn::Tape& Cnn::scratch() {
+  thread_local Tape t;  // the learner is stateless; each thread keeps its own buffers (no page faults per step)
+  return t;
+}
 
 Cnn::Cnn(int features, int classes, int conv1, int conv2, int dense)
     : side_(side_of(features)),
@@ -50,66 +58,52 @@ ParamSet Cnn::init(std::uint64_t seed) const {
 
 Eigen::MatrixXf Cnn::forward(const ParamSet& p, const Eigen::MatrixXf& x, Tape* t) const {
   const int batch = int(x.cols());
-  const CMap img(x.data(), 1, x.size());  // 1 channel x (B H W): a sample's pixels are contiguous
-  Eigen::MatrixXf z, pooled1, pooled2;
+  const CMap img(x.data(), x.size(), 1);  // (B H W) x 1 channel: a sample's pixels are contiguous
   im2col(img, c1_, batch, &t->cols1);
-  z.noalias() = CMap(p[0].values.data(), c1_.out_channels, c1_.patch()) * t->cols1;
-  z.colwise() += p[1].values;
-  t->a1 = z.cwiseMax(0.0f);
-  max_pool2(t->a1, c1_.out_height(), c1_.out_width(), batch, &pooled1, &t->arg1);
-  im2col(pooled1, c2_, batch, &t->cols2);
-  z.noalias() = CMap(p[2].values.data(), c2_.out_channels, c2_.patch()) * t->cols2;
-  z.colwise() += p[3].values;
-  t->a2 = z.cwiseMax(0.0f);
-  max_pool2(t->a2, c2_.out_height(), c2_.out_width(), batch, &pooled2, &t->arg2);
-  // Channels x (B positions) -> (channel, position) x B for the dense head.
+  t->a1.noalias() = t->cols1 * CMap(p[0].values.data(), c1_.out_channels, c1_.patch()).transpose();
+  t->a1.rowwise() += p[1].values.transpose();
+  t->a1 = t->a1.cwiseMax(0.0f);
+  max_pool2(t->a1, c1_.out_height(), c1_.out_width(), batch, &t->pooled1, &t->arg1);
+  im2col(t->pooled1, c2_, batch, &t->cols2);
+  t->a2.noalias() = t->cols2 * CMap(p[2].values.data(), c2_.out_channels, c2_.patch()).transpose();
+  t->a2.rowwise() += p[3].values.transpose();
+  t->a2 = t->a2.cwiseMax(0.0f);
+  max_pool2(t->a2, c2_.out_height(), c2_.out_width(), batch, &t->pooled2, &t->arg2);
+  // (B positions) x channels -> (channel, position) x B for the dense head.
   const Eigen::Index pos = Eigen::Index(side_ / 4) * (side_ / 4), ch = c2_.out_channels;
-  Eigen::MatrixXf flat(ch * pos, batch);
+  t->flat.resize(ch * pos, batch);
   for (int b = 0; b < batch; ++b)
     for (Eigen::Index c = 0; c < ch; ++c)
-      for (Eigen::Index q = 0; q < pos; ++q) flat(c * pos + q, b) = pooled2(c, b * pos + q);
-  return head_.forward(p, flat, &t->head);
+      for (Eigen::Index q = 0; q < pos; ++q) t->flat(c * pos + q, b) = t->pooled2(b * pos + q, c);
+  return head_.forward(p, t->flat, &t->head);
 }
 
-Eigen::MatrixXf Cnn::logits(const ParamSet& p, const Eigen::MatrixXf& x) const {
-  Tape t;
-  return forward(p, x, &t);
-}
+Eigen::MatrixXf Cnn::logits(const ParamSet& p, const Eigen::MatrixXf& x) const { return forward(p, x, &scratch()); }
 
 double Cnn::loss_and_gradient(const ParamSet& p, const Eigen::MatrixXf& x, const std::vector<int>& y,
                               ParamSet* grad) const {
   *grad = zeros_like(p);
   const int batch = int(x.cols());
-  Tape t;
+  Tape& t = scratch();
   Eigen::MatrixXf z = forward(p, x, &t);
-  double loss = 0;
-  for (int i = 0; i < batch; ++i) {  // softmax cross-entropy: d/dz = softmax - onehot
-    auto col = z.col(i);
-    col.array() -= col.maxCoeff();
-    col = col.array().exp();
-    col /= col.sum();
-    loss -= std::log(std::max(col(y[std::size_t(i)]), 1e-12f));
-    col(y[std::size_t(i)]) -= 1.0f;
-  }
-  z /= float(batch);
+  const double loss = softmax_cross_entropy(z, y);
   const Eigen::MatrixXf dflat = head_.backward(p, t.head, std::move(z), grad, true);
   const Eigen::Index pos = Eigen::Index(side_ / 4) * (side_ / 4), ch = c2_.out_channels;
-  Eigen::MatrixXf dpool2(ch, batch * pos);
+  t.dpool2.resize(batch * pos, ch);
   for (int b = 0; b < batch; ++b)
     for (Eigen::Index c = 0; c < ch; ++c)
-      for (Eigen::Index q = 0; q < pos; ++q) dpool2(c, b * pos + q) = dflat(c * pos + q, b);
-  Eigen::MatrixXf dz, dcols, dpool1;
-  max_pool2_backward(dpool2, t.arg2, t.a2.rows(), t.a2.cols(), &dz);
-  dz = (t.a2.array() > 0.0f).select(dz, 0.0f);
-  MMap((*grad)[2].values.data(), c2_.out_channels, c2_.patch()).noalias() = dz * t.cols2.transpose();
-  (*grad)[3].values = dz.rowwise().sum();
-  dcols.noalias() = CMap(p[2].values.data(), c2_.out_channels, c2_.patch()).transpose() * dz;
-  col2im(dcols, c2_, batch, &dpool1);
-  max_pool2_backward(dpool1, t.arg1, t.a1.rows(), t.a1.cols(), &dz);
-  dz = (t.a1.array() > 0.0f).select(dz, 0.0f);
-  MMap((*grad)[0].values.data(), c1_.out_channels, c1_.patch()).noalias() = dz * t.cols1.transpose();
-  (*grad)[1].values = dz.rowwise().sum();
-  return loss / batch;
+      for (Eigen::Index q = 0; q < pos; ++q) t.dpool2(b * pos + q, c) = dflat(c * pos + q, b);
+  max_pool2_backward(t.dpool2, t.arg2, t.a2.rows(), t.a2.cols(), &t.dz);
+  t.dz = (t.a2.array() > 0.0f).select(t.dz, 0.0f);
+  MMap((*grad)[2].values.data(), c2_.out_channels, c2_.patch()).noalias() = t.dz.transpose() * t.cols2;
+  (*grad)[3].values = t.dz.colwise().sum().transpose();
+  t.dcols.noalias() = t.dz * CMap(p[2].values.data(), c2_.out_channels, c2_.patch());
+  col2im(t.dcols, c2_, batch, &t.dpool1);
+  max_pool2_backward(t.dpool1, t.arg1, t.a1.rows(), t.a1.cols(), &t.dz);
+  t.dz = (t.a1.array() > 0.0f).select(t.dz, 0.0f);
+  MMap((*grad)[0].values.data(), c1_.out_channels, c1_.patch()).noalias() = t.dz.transpose() * t.cols1;
+  (*grad)[1].values = t.dz.colwise().sum().transpose();
+  return loss;
 }
 
 double Cnn::train_flops_per_sample() const {

@@ -23,6 +23,7 @@ class Cnn : public Classifier {
 
  private:
   struct Tape;
+  static Tape& scratch();  // this thread's tape and buffers
   Eigen::MatrixXf forward(const ParamSet& p, const Eigen::MatrixXf& x, Tape* t) const;
   int side_;
   ConvShape c1_, c2_;

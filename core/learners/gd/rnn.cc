@@ -78,16 +78,7 @@ double Rnn::loss_and_gradient(const ParamSet& p, const Eigen::MatrixXf& x, const
   const Eigen::Index b = x.cols(), h = hidden_;
   Tape t;
   Eigen::MatrixXf z = forward(p, x, &t);
-  double loss = 0;
-  for (Eigen::Index i = 0; i < b; ++i) {  // softmax cross-entropy: d/dz = softmax - onehot
-    auto col = z.col(i);
-    col.array() -= col.maxCoeff();
-    col = col.array().exp();
-    col /= col.sum();
-    loss -= std::log(std::max(col(y[std::size_t(i)]), 1e-12f));
-    col(y[std::size_t(i)]) -= 1.0f;
-  }
-  z /= float(b);
+  const double loss = softmax_cross_entropy(z, y);
   Eigen::MatrixXf dh = head_.backward(p, t.head, std::move(z), grad, true);
   Eigen::MatrixXf dc = Eigen::MatrixXf::Zero(h, b), dz(4 * h, b);
   const CMap wh(p[1].values.data(), 4 * h, h);
@@ -107,7 +98,7 @@ double Rnn::loss_and_gradient(const ParamSet& p, const Eigen::MatrixXf& x, const
     (*grad)[2].values += dz.rowwise().sum();
     dh.noalias() = wh.transpose() * dz;
   }
-  return loss / double(b);
+  return loss;
 }
 
 double Rnn::train_flops_per_sample() const {
