@@ -29,12 +29,7 @@ const std::vector<MetricInfo>& Autoencoder::static_metrics() {
   return m;
 }
 
-ParamSet Autoencoder::init(std::uint64_t seed) const {
-  std::mt19937_64 rng(seed);
-  ParamSet p;
-  net_.init(p, rng);
-  return p;
-}
+ParamSet Autoencoder::init(std::uint64_t seed) const { return init_networks(seed, {&net_}); }
 
 double Autoencoder::local_update(const ParamSet& p, const Dataset& d, const std::vector<int>& batch, std::mt19937_64&,
                                  ParamSet* update) const {

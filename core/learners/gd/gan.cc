@@ -32,13 +32,7 @@ const std::vector<MetricInfo>& Gan::static_metrics() {
   return m;
 }
 
-ParamSet Gan::init(std::uint64_t seed) const {
-  std::mt19937_64 rng(seed);
-  ParamSet p;
-  g_.init(p, rng);
-  d_.init(p, rng);
-  return p;
-}
+ParamSet Gan::init(std::uint64_t seed) const { return init_networks(seed, {&g_, &d_}); }
 
 double Gan::train_flops_per_sample() const {
   // The generator forward and backward twice over (its step and the discriminator's), the discriminator on

@@ -85,6 +85,13 @@ Eigen::MatrixXf DenseNet::backward(const ParamSet& p, const Tape& tape, Eigen::M
   return g;
 }
 
+ParamSet init_networks(std::uint64_t seed, std::initializer_list<const DenseNet*> nets) {
+  std::mt19937_64 rng(seed);
+  ParamSet p;
+  for (const DenseNet* n : nets) n->init(p, rng);
+  return p;
+}
+
 double DenseNet::train_flops_per_sample() const {
   double weights = 0;
   for (std::size_t l = 0; l + 1 < sizes_.size(); ++l) weights += double(sizes_[l]) * sizes_[l + 1];

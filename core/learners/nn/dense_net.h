@@ -7,6 +7,7 @@
 #pragma once
 #include <Eigen/Dense>
 #include <cstdint>
+#include <initializer_list>
 #include <random>
 #include <vector>
 
@@ -48,5 +49,9 @@ class DenseNet {
   std::vector<Act> acts_;
   std::size_t first_;
 };
+
+// A model of the given networks' blocks, in order, drawn from one seeded stream
+// (the learners made of dense networks start this way).
+ParamSet init_networks(std::uint64_t seed, std::initializer_list<const DenseNet*> nets);
 
 }  // namespace geotrain

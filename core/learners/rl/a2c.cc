@@ -23,13 +23,7 @@ const std::vector<MetricInfo>& A2c::static_metrics() {
   return m;
 }
 
-ParamSet A2c::init(std::uint64_t seed) const {
-  std::mt19937_64 rng(seed);
-  ParamSet p;
-  actor_.init(p, rng);
-  critic_.init(p, rng);
-  return p;
-}
+ParamSet A2c::init(std::uint64_t seed) const { return init_networks(seed, {&actor_, &critic_}); }
 
 double A2c::train_flops_per_sample() const {
   return 200 * (actor_.train_flops_per_sample() + critic_.train_flops_per_sample());
