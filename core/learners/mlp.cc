@@ -12,16 +12,6 @@ namespace {
 using CMap = Eigen::Map<const Eigen::MatrixXf>;
 using MMap = Eigen::Map<Eigen::MatrixXf>;
 
-// Column-wise softmax in place, numerically stable.
-void softmax_columns(Eigen::MatrixXf& z) {
-  for (Eigen::Index c = 0; c < z.cols(); ++c) {
-    auto col = z.col(c);
-    col.array() -= col.maxCoeff();
-    col = col.array().exp();
-    col /= col.sum();
-  }
-}
-
 }  // namespace
 
 Mlp::Mlp(int inputs, std::vector<int> hidden, int classes, float l2) : hidden_(std::move(hidden)), l2_(l2) {
@@ -66,7 +56,6 @@ Eigen::MatrixXf Mlp::logits(const ParamSet& p, const Eigen::MatrixXf& x) const {
 double Mlp::loss_and_gradient(const ParamSet& p, const Eigen::MatrixXf& x, const std::vector<int>& y,
                               ParamSet* grad) const {
   const std::size_t layers = sizes_.size() - 1;
-  const Eigen::Index batch = x.cols();
   // Forward, keeping each layer's input activation.
   std::vector<Eigen::MatrixXf> acts;
   acts.reserve(layers + 1);
@@ -78,13 +67,7 @@ double Mlp::loss_and_gradient(const ParamSet& p, const Eigen::MatrixXf& x, const
     z.colwise() += p[2 * l + 1].values;
     if (l + 1 < layers) acts.push_back(z.cwiseMax(0.0f));
   }
-  softmax_columns(z);  // z now holds probabilities
-  double loss = 0;
-  for (Eigen::Index i = 0; i < batch; ++i) {
-    loss -= std::log(std::max(z(y[i], i), 1e-12f));
-    z(y[i], i) -= 1.0f;
-  }
-  z /= float(batch);  // dLoss/dLogits
+  double loss = softmax_cross_entropy(z, y);  // z becomes dLoss/dLogits
   if (grad->size() != p.size()) *grad = zeros_like(p);
   for (std::size_t l = layers; l-- > 0;) {
     MMap gw((*grad)[2 * l].values.data(), sizes_[l + 1], sizes_[l]);
@@ -95,7 +78,6 @@ double Mlp::loss_and_gradient(const ParamSet& p, const Eigen::MatrixXf& x, const
     Eigen::MatrixXf back = w.transpose() * z;
     z = (acts[l].array() > 0.0f).select(back, 0.0f);
   }
-  loss /= double(batch);
   if (l2_ > 0)  // + l2/2 |W|^2 over the weight matrices (not the biases)
     for (std::size_t l = 0; l < layers; ++l) {
       const Eigen::VectorXf& w = p[2 * l].values;
