@@ -180,7 +180,12 @@ void print_learners() {
                           (i == 0 ? ", primary)" : ")"));
       std::printf("      %-16s %s\n", "metrics", joined(metrics).c_str());
       std::printf("      %-16s %s\n", "policies", joined(accepted_policies(l)).c_str());
-      std::printf("      %-16s %s\n", "codecs", joined(accepted_codecs(l)).c_str());
+      const auto push = accepted_codecs(l), pull = accepted_codecs(l, true);
+      if (push == pull)
+        std::printf("      %-16s %s\n", "codecs", joined(push).c_str());
+      else
+        std::printf("      %-16s %s\n      %-16s %s\n", "push codecs", joined(push).c_str(), "pull codecs",
+                    joined(pull).c_str());
       std::printf("      %-16s %s%s\n", "runs", l.caps.real_mode ? "in simulation and real mode" : "in simulation only",
                   l.caps.cuttable ? "; with dgt, p3, multigps" : "; no dgt, p3 or multigps");
     }

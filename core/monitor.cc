@@ -39,8 +39,8 @@ bool RunMonitor::on_round(TimeNs now, std::int64_t round, const ParamSet& params
     evaluate_now(now, round, params, train_loss);
     return true;
   }
-  const bool last =
-      (stop_.rounds > 0 && round >= stop_.rounds) || (stop_.sim_time_s > 0 && to_seconds(now) >= stop_.sim_time_s);
+  const bool last = (stop_.rounds > 0 && round >= stop_.rounds) ||
+                    (stop_.sim_time_s > 0 && to_seconds(now) >= stop_.sim_time_s) || learner_.finished(params);
   const bool due = eval_.every_s > 0 ? to_seconds(now) >= next_eval_s_ : round % eval_.every_rounds == 0;
   if (last || due) evaluate_now(now, round, params, train_loss);
   return last || (stop_.stop_at_target && time_to_target_s_.has_value());

@@ -44,4 +44,14 @@ float max_abs_diff(const ParamSet& a, const ParamSet& b) {
   return m;
 }
 
+const Eigen::VectorXf& block_of(const ParamSet& p, std::uint32_t key) {
+  for (const auto& b : p)
+    if (b.key == key) return b.values;
+  throw std::invalid_argument("no parameter block with key " + std::to_string(key));
+}
+
+Eigen::VectorXf& block_of(ParamSet& p, std::uint32_t key) {
+  return const_cast<Eigen::VectorXf&>(block_of(static_cast<const ParamSet&>(p), key));
+}
+
 }  // namespace geotrain

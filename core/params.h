@@ -29,6 +29,9 @@ ParamSet zeros_like(const ParamSet& p);
 void add_scaled(ParamSet& acc, const ParamSet& x, float scale = 1.0f);
 void scale(ParamSet& p, float factor);
 std::size_t element_count(const ParamSet& p);
+// The block with this key; throws std::invalid_argument when p has none.
+const Eigen::VectorXf& block_of(const ParamSet& p, std::uint32_t key);
+Eigen::VectorXf& block_of(ParamSet& p, std::uint32_t key);
 // Largest absolute difference; REQUIRES: same layout.
 float max_abs_diff(const ParamSet& a, const ParamSet& b);
 

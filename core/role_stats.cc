@@ -205,6 +205,8 @@ void assemble_role_reports(const Scenario& sc, const Deployment& dep, const std:
   for (auto& [name, t] : r->compression.items()) {
     (void)name;
     t["ratio"] = double(t["dense_bytes"].get<std::uint64_t>()) / double(std::max<std::uint64_t>(1, t["sent_bytes"]));
+    t["sent_bytes_per_round"] =
+        double(t["sent_bytes"].get<std::uint64_t>()) / double(std::max<std::int64_t>(1, r->rounds));
   }
 }
 

@@ -44,6 +44,10 @@ std::vector<std::string> tiny(const std::string& learner) {
   if (learner == "ranknet" || learner == "listnet")
     return {R"(model={"kind":")" + learner + R"(","hidden":[4]})",
             R"(dataset={"kind":"ranking","train_queries":24,"test_queries":6,"docs":5,"features":6})", "batch_size=2"};
+  if (learner == "lambdamart" || learner == "gbrank" || learner == "rankboost" || learner == "adarank")
+    return {R"(model={"kind":")" + learner +
+                (learner == "rankboost" || learner == "adarank" ? R"(","rounds":4})" : R"(","depth":2})"),
+            R"(dataset={"kind":"ranking","train_queries":24,"test_queries":6,"docs":5,"features":6})"};
   if (learner == "a2c")
     return {R"(model={"kind":"a2c","hidden":4})", R"(dataset={"kind":"cartpole","train_envs":8,"test_episodes":2})",
             "batch_size=1"};
@@ -53,6 +57,8 @@ std::vector<std::string> tiny(const std::string& learner) {
   if (learner == "gan")
     return {R"(model={"kind":"gan","noise":4,"hidden":4,"classifier":")" + tiny_feature_classifier() + R"("})", images,
             "batch_size=4"};
+  if (learner == "random_forest")
+    return {R"(model={"kind":"random_forest","depth":3,"trees_per_round":2,"bins":4,"sketch_rows":32})", images};
   if (learner == "mlp") return {R"(model={"kind":"mlp","hidden":[8]})", images, "batch_size=4"};
   if (learner == "profile") return {R"(model={"kind":"profile","profile":"softmax-fashion"})", images, "batch_size=4"};
   return {R"(model={"kind":")" + learner + R"("})", images, "batch_size=4"};

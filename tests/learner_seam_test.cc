@@ -52,7 +52,7 @@ TEST(Merge, MaxMinAndSumApplyPerKey) {
 // tree in any order, are the k nearest of all.
 TEST(Merge, KSmallestIsTheSameThroughAnyTreeAndOrder) {
   const std::uint32_t k = 5, width = 2;
-  const BlockRule rule{0, Merge::kKSmallest, width, k, false};
+  const BlockRule rule{0, Merge::kKSmallest, width, k, Precision::kExact};
   std::mt19937_64 rng(7);
   std::uniform_real_distribution<float> u(0, 100);
   std::vector<Payload> parts;
@@ -113,7 +113,7 @@ TEST(LearnerFit, DeclaredCapabilitiesDecideWhatIsRefusedAndWhere) {
   EXPECT_EQ(accepted, std::vector<std::string>{"bsp"});
 
   LearnerCaps exact;
-  exact.lossy_ok = false;
+  exact.update_precision = exact.model_precision = Precision::kExact;
   const LearnerInfo histograms = learner_with(exact);
   EXPECT_TRUE(
       refused_at(learner_misfits(histograms, testing::small_scenario("hips", {"compression.wan_push.kind=bsc"})),
@@ -122,6 +122,22 @@ TEST(LearnerFit, DeclaredCapabilitiesDecideWhatIsRefusedAndWhere) {
       learner_misfits(histograms, testing::small_scenario("hips", {"compression.wan_push.kind=sparse"})).empty());
   EXPECT_TRUE(refused_at(learner_misfits(histograms, testing::small_scenario("hips", {R"(dgt={"mode":1})"})), "/dgt"));
   for (const auto& c : accepted_codecs(histograms)) EXPECT_TRUE(find_codec(c)->lossless) << c;
+
+  LearnerCaps rounding;
+  rounding.update_precision = Precision::kRounding;
+  rounding.model_precision = Precision::kExact;
+  const LearnerInfo statistics = learner_with(rounding);
+  EXPECT_TRUE(learner_misfits(statistics, testing::small_scenario("hips", {"compression.wan_push.kind=fp16"})).empty());
+  EXPECT_TRUE(
+      refused_at(learner_misfits(statistics, testing::small_scenario("hips", {"compression.wan_push.kind=qsgd"})),
+                 "/compression/wan_push/kind"));
+  EXPECT_TRUE(refused_at(learner_misfits(statistics, testing::small_scenario("hips", {R"(dgt={"mode":1})"})), "/dgt"));
+  EXPECT_TRUE(  // the model (trees' node indices) must arrive exactly
+      refused_at(learner_misfits(statistics, testing::small_scenario("hips", {"compression.wan_pull.kind=fp16"})),
+                 "/compression/wan_pull/kind"));
+  for (const auto& c : accepted_codecs(statistics))
+    EXPECT_TRUE(find_codec(c)->lossless || find_codec(c)->rounds_entries) << c;
+  EXPECT_EQ(accepted_codecs(statistics).size(), accepted_codecs(histograms).size() + 1);  // fp16
 }
 
 TEST(LearnerFit, TheLoaderRefusesAMisfitWithItsJsonPath) {

@@ -421,16 +421,19 @@ namespace {
 
 // Learners beyond the classifiers run in real mode from their shipped scenario files and train like the
 // simulation: matrix factorisation on generated ratings (gradients, a metric to minimise) and k-means
-// (sums and counts the global server's learner turns into centroids).
+// (sums and counts the global server's learner turns into centroids) and XGBoost-style trees (histograms up,
+// splits down, the same trees as in the simulation).
 class RealModeLearner : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(RealModeLearner, LaunchesFromItsScenarioAndMatchesTheSimulation) {
   const std::string name = GetParam();
   std::vector<std::string> sets = {R"(stop={"rounds":12})", "eval.every_rounds=6"};
   if (name == "mf") sets.push_back(R"(dataset={"kind":"ratings","users":60,"items":60,"train":4000,"test":500})");
-  if (name == "kmeans")
-    sets.insert(sets.end(), {R"(dataset={"kind":"synthetic","features":16,"classes":4,"train":800,"test":200})",
-                             R"(model={"kind":"kmeans","k":4})"});
+  if (name == "kmeans" || name == "xgboost")
+    sets.push_back(R"(dataset={"kind":"synthetic","features":16,"classes":4,"train":800,"test":200})");
+  if (name == "kmeans") sets.push_back(R"(model={"kind":"kmeans","k":4})");
+  if (name == "xgboost")  // 1 + 3 x 3 rounds: it ends itself after its last tree
+    sets.push_back(R"(model={"kind":"xgboost","depth":3,"iterations":3,"bins":16,"sketch_rows":256})");
   const std::string scenario = testing::source_path("scenarios/algo-" + name + ".json");
   const std::string out = fresh_dir("launch-learner-" + name);
   const auto r = testing::run_geotrain("launch " + scenario + " --out " + out + " -q --timeout 120" + set_args(sets));
@@ -439,14 +442,18 @@ TEST_P(RealModeLearner, LaunchesFromItsScenarioAndMatchesTheSimulation) {
   const auto sim = summary_json(sim::run_simulation(load_scenario(scenario, sets)));
   const std::string primary = sim["metrics"]["primary"];
   EXPECT_EQ(real["metrics"]["primary"], primary);
-  EXPECT_EQ(real["rounds"], 12);
-  EXPECT_TRUE(real["final_test_accuracy"].is_null());
+  EXPECT_EQ(real["rounds"], name == "xgboost" ? 10 : 12);
+  EXPECT_EQ(real["rounds"], sim["rounds"]);
+  if (name == "xgboost")  // histograms sum exactly: the same trees, so every metric to the last bit
+    EXPECT_EQ(real["metrics"]["values"], sim["metrics"]["values"]);
+  else
+    EXPECT_TRUE(real["final_test_accuracy"].is_null());
   const double s = sim["metrics"]["values"][primary]["final"], x = real["metrics"]["values"][primary]["final"];
   EXPECT_NEAR(x, s, 1e-3 * std::abs(s)) << name << ": real " << x << ", sim " << s;
   std::filesystem::remove_all(out);
 }
 
-INSTANTIATE_TEST_SUITE_P(Learners, RealModeLearner, ::testing::Values("mf", "kmeans"));
+INSTANTIATE_TEST_SUITE_P(Learners, RealModeLearner, ::testing::Values("mf", "kmeans", "xgboost"));
 
 }  // namespace
 }  // namespace geotrain

@@ -23,11 +23,12 @@ using WireRule =
 
 CodecInfo codec(const std::string& name, const std::string& line, std::vector<NumericParam> params, bool lossless,
                 std::function<std::unique_ptr<Encoder>(const NumericParams&, const EncoderContext&)> make,
-                WireRule wire_bytes, bool encodes_small = false) {
+                WireRule wire_bytes, bool encodes_small = false, bool rounds_entries = false) {
   return {numeric_doc(name, line, params),
           std::move(params),
           lossless,
           encodes_small,
+          rounds_entries,
           std::move(make),
           std::move(wire_bytes)};
 }
@@ -56,7 +57,7 @@ const std::vector<CodecInfo>& codec_registry() {
       codec(
           "fp16", "every entry as an IEEE half (F16C where the CPU has it)", {}, false,
           [](const NumericParams&, const EncoderContext&) { return make_fp16_encoder(); },
-          [](const NumericParams&, const EncoderContext&, std::uint64_t n) { return 2 * n; }),
+          [](const NumericParams&, const EncoderContext&, std::uint64_t n) { return 2 * n; }, false, true),
       codec(
           "mpq", "mixed precision: small tensors fp16; large ones fp32 inside a DC, bsc across the WAN",
           {kRho, kMomentum}, false,

@@ -30,6 +30,8 @@ struct CodecInfo {
   std::vector<NumericParam> params;  // read by the scenario loader
   bool lossless = false;
   bool encodes_small = false;  // gets the tensors below dense_below too (mpq)
+  // Keeps every entry and only rounds it (fp16): what Precision::kRounding blocks accept.
+  bool rounds_entries = false;
   // An encoder for one sender's stream; null for `none` (dense, no copy).
   std::function<std::unique_ptr<Encoder>(const NumericParams&, const EncoderContext&)> make;
   // The wire-size rule: the bytes encoding an n-entry tensor writes (after

@@ -25,13 +25,19 @@ void policy_misfits(const LearnerInfo& l, const PolicyInfo& p, const PolicyParam
     out.push_back({"/policy/kind", who + "has no parameter values for " + p.name + "'s significance filter to read"});
 }
 
-void codec_misfit(const LearnerInfo& l, const CodecChoice& codec, const std::string& path, std::vector<Misfit>& out) {
+void codec_misfit(const LearnerInfo& l, Precision need, const CodecChoice& codec, const std::string& path,
+                  std::vector<Misfit>& out) {
   const CodecInfo* info = find_codec(codec.kind);
-  if (!info || info->lossless || l.caps.lossy_ok) return;
-  out.push_back({path, l.doc.name +
-                           " sends blocks that must arrive exactly (counts, histograms, candidates): the "
-                           "lossy codec " +
-                           codec.kind + " cannot carry them; use none or a lossless codec"});
+  if (!info || info->lossless || need == Precision::kAny) return;
+  if (need == Precision::kRounding && info->rounds_entries) return;
+  if (need == Precision::kRounding)
+    out.push_back({path, l.doc.name + " sends statistics (histograms, sums) that every entry of must arrive: " +
+                             codec.kind + " drops or re-scales entries; use none, fp16 or a lossless codec"});
+  else
+    out.push_back({path, l.doc.name +
+                             " sends blocks that must arrive exactly (counts, candidates): the "
+                             "lossy codec " +
+                             codec.kind + " cannot carry them; use none or a lossless codec"});
 }
 
 }  // namespace
@@ -51,11 +57,11 @@ std::vector<Misfit> learner_misfits(const LearnerInfo& l, const Scenario& sc) {
     out.push_back({"/partition/kind",
                    "partition " + sc.partition.kind + " splits by class label; " + dkind + " data has none: use iid"});
   if (const PolicyInfo* p = find_policy(sc.policy)) policy_misfits(l, *p, sc.policy_params, out);
-  codec_misfit(l, sc.compression.lan_push, "/compression/lan_push/kind", out);
-  codec_misfit(l, sc.compression.wan_push, "/compression/wan_push/kind", out);
-  codec_misfit(l, sc.compression.lan_pull, "/compression/lan_pull/kind", out);
-  codec_misfit(l, sc.compression.wan_pull, "/compression/wan_pull/kind", out);
-  if (sc.dgt.on() && (!c.cuttable || !c.lossy_ok))
+  codec_misfit(l, c.update_precision, sc.compression.lan_push, "/compression/lan_push/kind", out);
+  codec_misfit(l, c.update_precision, sc.compression.wan_push, "/compression/wan_push/kind", out);
+  codec_misfit(l, c.model_precision, sc.compression.lan_pull, "/compression/lan_pull/kind", out);
+  codec_misfit(l, c.model_precision, sc.compression.wan_pull, "/compression/wan_pull/kind", out);
+  if (sc.dgt.on() && (!c.cuttable || c.update_precision != Precision::kAny))
     out.push_back({"/dgt", l.doc.name + (c.cuttable ? " sends blocks that must arrive exactly: DGT may zero-fill them"
                                                     : " has tensors that cannot be cut into parts (dgt)")});
   if (sc.p3.on() && !c.cuttable)
@@ -77,11 +83,11 @@ std::vector<std::string> accepted_policies(const LearnerInfo& l) {
   return out;
 }
 
-std::vector<std::string> accepted_codecs(const LearnerInfo& l) {
+std::vector<std::string> accepted_codecs(const LearnerInfo& l, bool pulls) {
   std::vector<std::string> out;
   for (const auto& c : codec_registry()) {
     std::vector<Misfit> m;
-    codec_misfit(l, CodecChoice{c.doc.name, {}}, "", m);
+    codec_misfit(l, pulls ? l.caps.model_precision : l.caps.update_precision, CodecChoice{c.doc.name, {}}, "", m);
     if (m.empty()) out.push_back(c.doc.name);
   }
   return out;

@@ -19,8 +19,8 @@ struct Misfit {
 
 // Every misfit of scenario `sc` for learner `l` (empty: it runs).
 std::vector<Misfit> learner_misfits(const LearnerInfo& l, const Scenario& sc);
-// The policies and push codecs a learner accepts, by name (for `geotrain list`).
+// The policies, and the codecs on its pushes (`pulls`: on its pulls), a learner accepts, by name (for `geotrain list`).
 std::vector<std::string> accepted_policies(const LearnerInfo& l);
-std::vector<std::string> accepted_codecs(const LearnerInfo& l);
+std::vector<std::string> accepted_codecs(const LearnerInfo& l, bool pulls = false);
 
 }  // namespace geotrain

@@ -46,14 +46,20 @@ enum class Merge : std::uint8_t {
 };
 const char* merge_name(Merge m);
 
+// What a lossy codec may do to a block on its way (compared with what each
+// codec does in core/config/learner_fit.cc).
+enum class Precision : std::uint8_t {
+  kAny,       // any lossy codec, DGT's zero-filling (gradients, model changes)
+  kRounding,  // only codecs that keep every entry and round it (fp16): histograms, statistics
+  kExact,     // lossless codecs only (counts that must add exactly, candidate lists)
+};
+
 struct BlockRule {
   std::uint32_t key = 0;
   Merge merge = Merge::kSum;
   std::uint32_t width = 1;  // kKSmallest: entries per candidate
   std::uint32_t k = 0;      // kKSmallest: candidates kept
-  // False: the block must arrive exactly (counts, histograms, candidate
-  // lists): only lossless codecs, no DGT zero-filling.
-  bool lossy_ok = true;
+  Precision precision = Precision::kAny;
 };
 
 // How the global server turns the merged update into the next model.
@@ -68,13 +74,14 @@ enum class Apply : std::uint8_t {
 // (core/learners/fit.h) and refuses the rest with the JSON path and the
 // reason; the job hands it to the roles.
 struct LearnerCaps {
-  bool stale_ok = true;           // an update computed on an older model may be applied (asp, ssp, ...)
-  bool model_averaging = true;    // local steps pushing the model's change, models mixed or averaged
-  bool cuttable = true;           // blocks may be cut into parts and slices (dgt, p3, multigps)
-  bool values_meaningful = true;  // gaia's significance filter may read parameter values
-  bool real_mode = true;          // can run in `geotrain launch` (false: simulation only)
-  bool metrics_modelled = true;   // false: a workload profile, only traffic and time are modelled
-  bool lossy_ok = true;           // every block may travel through a lossy codec (false: some BlockRule says no)
+  bool stale_ok = true;                          // an update computed on an older model may be applied (asp, ssp, ...)
+  bool model_averaging = true;                   // local steps pushing the model's change, models mixed or averaged
+  bool cuttable = true;                          // blocks may be cut into parts and slices (dgt, p3, multigps)
+  bool values_meaningful = true;                 // gaia's significance filter may read parameter values
+  bool real_mode = true;                         // can run in `geotrain launch` (false: simulation only)
+  bool metrics_modelled = true;                  // false: a workload profile, only traffic and time are modelled
+  Precision update_precision = Precision::kAny;  // pushes: the strictest of its blocks' (BlockRule::precision)
+  Precision model_precision = Precision::kAny;   // pulls (a tree's node indices must arrive exactly)
   Apply apply = Apply::kMeanThenOptimizer;
 };
 
@@ -90,7 +97,7 @@ class Learner {
   virtual std::string name() const = 0;
   // The initial model, identical on every node for the same seed.
   virtual ParamSet init(std::uint64_t seed) const = 0;
-  // Merge rules of the keys that do not sum; a key absent here sums, lossy_ok.
+  // Merge rules of the keys that do not sum; a key absent here sums, Precision::kAny.
   virtual std::vector<BlockRule> block_rules() const { return {}; }
 
   // One step of local work on the samples `batch` of `train` (indices): the
@@ -102,6 +109,12 @@ class Learner {
                               std::mt19937_64& rng, ParamSet* update) const = 0;
   // Apply::kLearner only: the merged update of `contributors` steps becomes the next model.
   virtual void apply(ParamSet& /*model*/, const ParamSet& /*merged*/, int /*contributors*/) const {}
+  // Keys of model blocks the global server keeps for itself, in its checkpoints
+  // too, and never sends on a pull (a tree learner's last histograms, from which
+  // it derives the larger child's: only the smaller child's travel).
+  virtual std::vector<std::uint32_t> server_only_keys() const { return {}; }
+  // True when the model is complete (the last tree grown): the run ends there.
+  virtual bool finished(const ParamSet& /*p*/) const { return false; }
 
   // Floating-point operations of one step per sample: what the compute-time model charges.
   virtual double train_flops_per_sample() const = 0;

@@ -1,10 +1,15 @@
 #include "core/learners/learner_registry.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <stdexcept>
 
 #include "core/learners/classifier.h"
+#include "core/learners/ensemble/adarank.h"
+#include "core/learners/ensemble/booster.h"
+#include "core/learners/ensemble/random_forest.h"
+#include "core/learners/ensemble/rankboost.h"
 #include "core/learners/gd/autoencoder.h"
 #include "core/learners/gd/cnn.h"
 #include "core/learners/gd/gan.h"
@@ -13,6 +18,7 @@
 #include "core/learners/gd/ranknet.h"
 #include "core/learners/gd/rnn.h"
 #include "core/learners/mapreduce/kmeans.h"
+#include "core/learners/metrics.h"
 #include "core/learners/mlp.h"
 #include "core/learners/profile_model.h"
 #include "core/learners/rl/a2c.h"
@@ -50,9 +56,78 @@ std::unique_ptr<Learner> make_ranker(const ModelSpec& m, const TrainTest& d, boo
 // Sufficient statistics merged exactly, one phase-locked iteration per round, applied by the learner.
 LearnerCaps statistics_caps() {
   LearnerCaps c;
-  c.stale_ok = c.model_averaging = c.cuttable = c.values_meaningful = c.lossy_ok = false;
+  c.stale_ok = c.model_averaging = c.cuttable = c.values_meaningful = false;
+  c.update_precision = c.model_precision = Precision::kExact;
   c.apply = Apply::kLearner;
   return c;
+}
+
+// Trees grown a level a round from histograms summed exactly: phase-locked, applied by the learner; the
+// histograms may travel rounded (fp16), the forest only exactly.
+LearnerCaps tree_caps() {
+  LearnerCaps c = statistics_caps();
+  c.update_precision = Precision::kRounding;
+  return c;
+}
+
+// The tree engine's parameters, then a booster's, with defaults per learner.
+std::vector<NumericParam> tree_params(int depth, int iterations, std::vector<NumericParam> more) {
+  std::vector<NumericParam> p = {
+      {"depth", double(depth), 1, 30, true, "levels of splits per tree (one round each)"},
+      {"bins", 32, 2, 256, true, "bins per feature, cut at quantiles of a merged sample"},
+      {"sketch_rows", 4096, 16, 1 << 20, true, "rows in the binning sample"},
+      {"iterations", double(iterations), 1, 100000, true, "boosting iterations (trees per output); the run ends after"},
+      {"subtraction", 1, 0, 1, true, "1: only the smaller child's histograms travel, the server subtracts"}};
+  p.insert(p.end(), more.begin(), more.end());
+  return p;
+}
+
+std::vector<NumericParam> boost_params(double eta, double lambda, double subsample, bool second_order) {
+  std::vector<NumericParam> p = {
+      {"eta", eta, 1e-6, 1, false, "shrinkage of every leaf"},
+      {"lambda", lambda, 0, 1e6, false, "L2 penalty on leaf values"},
+      {"min_child_weight", 1, 0, 1e9, false, second_order ? "a child's least hessian sum" : "a child's least rows"},
+      {"subsample", subsample, 1e-6, 1, false, "rows drawn per iteration"}};
+  if (second_order) {
+    p.push_back({"gamma", 0, 0, 1e9, false, "a split's least gain"});
+    p.push_back({"colsample", 1, 1e-6, 1, false, "features drawn per tree"});
+  }
+  return tree_params(6, 100, p);
+}
+
+TreeShape shape_of(const ModelSpec& m) {
+  TreeShape s;
+  s.depth = int(m.param("depth"));
+  s.bins = int(m.param("bins"));
+  s.sketch_rows = int(m.param("sketch_rows"));
+  s.iterations = int(m.param("iterations"));
+  s.subtraction = !m.params.count("subtraction") || m.param("subtraction") != 0;
+  return s;
+}
+
+std::vector<NumericParam> forest_params() {
+  auto p = tree_params(14, 20,
+                       {{"trees_per_round", 5, 1, 1000, true, "trees grown together, a level a round"},
+                        {"min_leaf", 1, 0, 1e9, false, "least bootstrap weight in a child"},
+                        {"features_fraction", 0, 0, 1, false, "features drawn per split; 0: sqrt(features)"}});
+  p.erase(std::remove_if(p.begin(), p.end(), [](const NumericParam& x) { return x.name == "subtraction"; }), p.end());
+  for (auto& x : p)
+    if (x.name == "iterations") x.help = "groups of trees_per_round trees grown; the run ends after";
+  return p;
+}
+
+BoostParams boost_of(const ModelSpec& m, bool second_order) {
+  BoostParams b;
+  b.eta = m.param("eta");
+  b.lambda = m.param("lambda");
+  b.min_child_weight = m.param("min_child_weight");
+  b.subsample = m.param("subsample");
+  b.second_order = second_order;
+  if (second_order) {
+    b.gamma = m.param("gamma");
+    b.colsample = m.param("colsample");
+  }
+  return b;
 }
 
 LearnerCaps profile_caps() {
@@ -249,6 +324,108 @@ const std::vector<LearnerInfo>& learner_registry() {
        [](const ModelSpec& m, const TrainTest& d) {
          check_model_size("model", (double(d.train.features()) + 1) * m.param("k"));
          return std::make_unique<KMeans>(d.train, int(m.param("k")));
+       }},
+      {{"gbdt",
+        "gradient-boosted trees, first order (trees fit the gradients, mean-step leaves), one tree per class per "
+        "iteration, from histograms summed up the hierarchy",
+        {}},
+       "ensemble",
+       {"labelled"},
+       boost_params(1.0, 0, 0.8, false),
+       Booster::with_progress(classifier_metrics()),
+       tree_caps(),
+       nullptr,
+       [](const ModelSpec& m, const TrainTest& d) {
+         return std::make_unique<Booster>("gbdt", features_of(d), shape_of(m), boost_of(m, false),
+                                          softmax_objective(classes_of(d)));
+       }},
+      {{"xgboost",
+        "XGBoost-style boosting: second-order gain with lambda, gamma and min_child_weight, Newton leaves, row and "
+        "column subsampling, one tree per class per iteration",
+        {}},
+       "ensemble",
+       {"labelled"},
+       boost_params(0.3, 1, 1, true),
+       Booster::with_progress(classifier_metrics()),
+       tree_caps(),
+       nullptr,
+       [](const ModelSpec& m, const TrainTest& d) {
+         return std::make_unique<Booster>("xgboost", features_of(d), shape_of(m), boost_of(m, true),
+                                          softmax_objective(classes_of(d)));
+       }},
+      {{"random_forest",
+        "random forest: bagged trees (Poisson bootstrap, sqrt(features) per split, Gini) grown a level a round from "
+        "class-count histograms summed up the hierarchy; soft voting",
+        {}},
+       "ensemble",
+       {"labelled"},
+       forest_params(),
+       RandomForest::static_metrics(),
+       tree_caps(),
+       nullptr,
+       [](const ModelSpec& m, const TrainTest& d) {
+         ForestParams fp;
+         fp.trees_per_round = int(m.param("trees_per_round"));
+         fp.min_leaf = m.param("min_leaf");
+         fp.features_fraction = m.param("features_fraction");
+         return std::make_unique<RandomForest>(features_of(d), classes_of(d), shape_of(m), fp);
+       }},
+      {{"rankboost",
+        "RankBoost: threshold weak rankers on single features, one a round, chosen from pair-weight histograms "
+        "summed up the hierarchy",
+        {}},
+       "ensemble",
+       {"ranking"},
+       {{"rounds", 300, 1, 1000000, true, "weak rankers added (one a round, after the binning round)"},
+        {"bins", 32, 2, 256, true, "thresholds per feature, cut at quantiles of a merged sample"},
+        {"sketch_rows", 4096, 16, 1 << 20, true, "rows in the binning sample"}},
+       RankBoost::static_metrics(),
+       tree_caps(),
+       nullptr,
+       [](const ModelSpec& m, const TrainTest& d) {
+         return std::make_unique<RankBoost>(features_of(d), int(m.param("bins")), int(m.param("sketch_rows")),
+                                            int(m.param("rounds")));
+       }},
+      {{"adarank",
+        "AdaRank: a linear ranker boosted on NDCG@10 from signed single features, query weights summed up the "
+        "hierarchy",
+        {}},
+       "ensemble",
+       {"ranking"},
+       {{"rounds", 100, 1, 1000000, true, "weak rankers added, one a round"}},
+       AdaRank::static_metrics(),
+       tree_caps(),
+       nullptr,
+       [](const ModelSpec& m, const TrainTest& d) {
+         return std::make_unique<AdaRank>(features_of(d), int(m.param("rounds")));
+       }},
+      {{"lambdamart",
+        "LambdaMART: second-order boosted trees on RankNet's pairwise loss weighted by each pair's |delta NDCG|",
+        {}},
+       "ensemble",
+       {"ranking"},
+       boost_params(0.1, 1, 1, true),
+       Booster::with_progress(ranking_metrics()),
+       tree_caps(),
+       nullptr,
+       [](const ModelSpec& m, const TrainTest& d) {
+         return std::make_unique<Booster>("lambdamart", features_of(d), shape_of(m), boost_of(m, true),
+                                          lambdamart_objective());
+       }},
+      {{"gbrank", "GBrank: boosted trees on the squared hinge of every document pair ranked wrong or within tau", {}},
+       "ensemble",
+       {"ranking"},
+       [] {
+         auto p = boost_params(0.1, 1, 1, true);
+         p.push_back({"tau", 1, 1e-6, 100, false, "the margin a better document's score should lead by"});
+         return p;
+       }(),
+       Booster::with_progress(ranking_metrics()),
+       tree_caps(),
+       nullptr,
+       [](const ModelSpec& m, const TrainTest& d) {
+         return std::make_unique<Booster>("gbrank", features_of(d), shape_of(m), boost_of(m, true),
+                                          gbrank_objective(m.param("tau")));
        }},
       {{"profile",
         "a workload profile: a published model's tensor sizes and compute, for traffic and time studies "

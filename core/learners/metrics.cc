@@ -6,6 +6,11 @@
 
 namespace geotrain {
 
+const std::vector<MetricInfo>& ranking_metrics() {
+  static const std::vector<MetricInfo> m = {{"test_ndcg10", true, "mean NDCG@10 over held-out queries"}};
+  return m;
+}
+
 double mean_ndcg_at(int k, const std::vector<float>& scores, const std::vector<float>& grades,
                     const std::vector<int>& query_start) {
   if (query_start.size() < 2) return 0;

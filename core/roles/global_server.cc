@@ -23,7 +23,9 @@ GlobalServer::GlobalServer(Runtime& rt, const NodeSpec& spec, const RoleContext&
 
 void GlobalServer::publish() {
   auto p = std::make_shared<Payload>();
-  p->blocks = params_;
+  const auto keep = ctx_.learner->server_only_keys();
+  for (const auto& b : params_)  // what children pull: all but the blocks the learner keeps here
+    if (std::find(keep.begin(), keep.end(), b.key) == keep.end()) p->blocks.push_back(b);
   current_ = std::move(p);
 }
 

@@ -82,8 +82,9 @@ const std::vector<int>& Worker::next_batch() {
 
 void Worker::begin_step() {
   step_start_ = rt_.now();
-  if (ctx_.policy->uses_state_server() && local_done_ == 0) report_state();  // a local round begins
-  const ComputeCost cost{ctx_.learner->train_flops_per_sample() * ctx_.batch_size, ctx_.batch_size};
+  if (ctx_.policy->uses_state_server() && local_done_ == 0) report_state();        // a local round begins
+  const int samples = int(std::min<std::size_t>(ctx_.batch_size, order_.size()));  // a batch is at most the shard
+  const ComputeCost cost{ctx_.learner->train_flops_per_sample() * samples, samples};
   rt_.compute(
       cost, [this] { compute_update(); }, [this] { finish_step(); });
 }

@@ -20,10 +20,7 @@ std::vector<Act> scorer_acts(const std::vector<int>& hidden) {
 RankingScorer::RankingScorer(int features, const std::vector<int>& hidden)
     : net_(scorer_sizes(features, hidden), scorer_acts(hidden)) {}
 
-const std::vector<MetricInfo>& RankingScorer::static_metrics() {
-  static const std::vector<MetricInfo> m = {{"test_ndcg10", true, "mean NDCG@10 over held-out queries"}};
-  return m;
-}
+const std::vector<MetricInfo>& RankingScorer::static_metrics() { return ranking_metrics(); }
 
 ParamSet RankingScorer::init(std::uint64_t seed) const { return init_networks(seed, {&net_}); }
 
