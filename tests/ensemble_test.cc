@@ -128,6 +128,21 @@ TEST(HistogramTrees, TwoDataCentresEqualOneWorkerAndSubtractionHalvesTheBytes) {
   EXPECT_GT(without / with, 1.6);
 }
 
+// A forest only grows: with a sparse pull codec each pull carries the change from the child's copy (the new
+// and the decided nodes), not the whole forest; the trees are the same.
+TEST(HistogramTrees, SparsePullsCarryOnlyTheForestsChange) {
+  const std::string model = R"({"kind":"lambdamart","depth":3,"iterations":20,"bins":16})";
+  const RunResult whole = sim::run_simulation(trees_scenario(model, kRanking));
+  const RunResult sparse = sim::run_simulation(trees_scenario(
+      model, kRanking, {R"(compression={"wan_pull":{"kind":"sparse"},"lan_pull":{"kind":"sparse"},"dense_below":0})"}));
+  ASSERT_EQ(whole.error, "");
+  ASSERT_EQ(sparse.error, "");
+  EXPECT_EQ(whole.timeline.back().metrics, sparse.timeline.back().metrics);
+  const double w = whole.compression["wan_pull"]["sent_bytes"], s = sparse.compression["wan_pull"]["sent_bytes"];
+  std::printf("WAN pull bytes: %.0f whole, %.0f as changes\n", w, s);
+  EXPECT_LT(s * 5, w);
+}
+
 TEST(HistogramTrees, TheLoaderRefusesWhatTreesCannotRunUnder) {
   const std::string model = R"({"kind":"gbdt","depth":3,"iterations":2})";
   const auto refused = [&](std::vector<std::string> sets, const std::string& path) {

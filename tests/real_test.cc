@@ -429,11 +429,14 @@ TEST_P(RealModeLearner, LaunchesFromItsScenarioAndMatchesTheSimulation) {
   const std::string name = GetParam();
   std::vector<std::string> sets = {R"(stop={"rounds":12})", "eval.every_rounds=6"};
   if (name == "mf") sets.push_back(R"(dataset={"kind":"ratings","users":60,"items":60,"train":4000,"test":500})");
-  if (name == "kmeans" || name == "xgboost")
+  if (name == "kmeans" || name == "xgboost" || name == "random_forest")
     sets.push_back(R"(dataset={"kind":"synthetic","features":16,"classes":4,"train":800,"test":200})");
   if (name == "kmeans") sets.push_back(R"(model={"kind":"kmeans","k":4})");
   if (name == "xgboost")  // 1 + 3 x 3 rounds: it ends itself after its last tree
     sets.push_back(R"(model={"kind":"xgboost","depth":3,"iterations":3,"bins":16,"sketch_rows":256})");
+  if (name == "random_forest")  // the same; the pulled forest empties after each group (a whole pull)
+    sets.push_back(
+        R"(model={"kind":"random_forest","depth":3,"iterations":3,"trees_per_round":2,"bins":16,"sketch_rows":256})");
   const std::string scenario = testing::source_path("scenarios/algo-" + name + ".json");
   const std::string out = fresh_dir("launch-learner-" + name);
   const auto r = testing::run_geotrain("launch " + scenario + " --out " + out + " -q --timeout 120" + set_args(sets));
@@ -442,9 +445,10 @@ TEST_P(RealModeLearner, LaunchesFromItsScenarioAndMatchesTheSimulation) {
   const auto sim = summary_json(sim::run_simulation(load_scenario(scenario, sets)));
   const std::string primary = sim["metrics"]["primary"];
   EXPECT_EQ(real["metrics"]["primary"], primary);
-  EXPECT_EQ(real["rounds"], name == "xgboost" ? 10 : 12);
+  const bool trees = name == "xgboost" || name == "random_forest";
+  EXPECT_EQ(real["rounds"], trees ? 10 : 12);
   EXPECT_EQ(real["rounds"], sim["rounds"]);
-  if (name == "xgboost")  // histograms sum exactly: the same trees, so every metric to the last bit
+  if (trees)  // histograms sum exactly: the same trees, so every metric to the last bit
     EXPECT_EQ(real["metrics"]["values"], sim["metrics"]["values"]);
   else
     EXPECT_TRUE(real["final_test_accuracy"].is_null());
@@ -453,7 +457,7 @@ TEST_P(RealModeLearner, LaunchesFromItsScenarioAndMatchesTheSimulation) {
   std::filesystem::remove_all(out);
 }
 
-INSTANTIATE_TEST_SUITE_P(Learners, RealModeLearner, ::testing::Values("mf", "kmeans", "xgboost"));
+INSTANTIATE_TEST_SUITE_P(Learners, RealModeLearner, ::testing::Values("mf", "kmeans", "xgboost", "random_forest"));
 
 }  // namespace
 }  // namespace geotrain

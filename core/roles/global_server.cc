@@ -70,7 +70,7 @@ void GlobalServer::on_message(const Message& msg) {
         StreamEncoder& codec = pull_codec(msg.from);
         if (codec.active()) {
           rt_.send(make_message(MsgKind::kPullResponse, spec_.id, msg.from, rounds_,
-                                copies_.serve(msg.from, params_, codec, msg.round == kWholeModel, rt_.now())));
+                                copies_.serve(msg.from, current_->blocks, codec, msg.round == kWholeModel, rt_.now())));
           break;
         }
       }

@@ -5,7 +5,10 @@
 // and serves `params - copy`, encoded. Whatever a lossy codec leaves out is
 // still in the difference next time: the copy is the error feedback. A child
 // the server knows nothing of (a restart on either side) gets the whole model
-// as a change from zeros (Payload::from_zero).
+// as a change from zeros (Payload::from_zero). A model whose blocks grow (a
+// forest, a level a round) is served as the change from the copy extended by
+// zeros; one whose block shrank, or a key the server keeps for itself, goes
+// as the server publishes it (the whole model when a block shrank).
 #pragma once
 #include <map>
 #include <memory>
