@@ -106,10 +106,12 @@ TreeShape shape_of(const ModelSpec& m) {
 }
 
 std::vector<NumericParam> forest_params() {
-  auto p = tree_params(14, 20,
-                       {{"trees_per_round", 5, 1, 1000, true, "trees grown together, a level a round"},
-                        {"min_leaf", 1, 0, 1e9, false, "least bootstrap weight in a child"},
-                        {"features_fraction", 0, 0, 1, false, "features drawn per split; 0: sqrt(features)"}});
+  auto p = tree_params(
+      14, 20,
+      {{"trees_per_round", 5, 1, 1000, true, "trees grown together, a level a round"},
+       {"min_leaf", 1, 0, 1e9, false, "least bootstrap weight in a child"},
+       {"features_fraction", 0, 0, 1, false, "features drawn per split; 0: sqrt(features)"},
+       {"bootstrap_rate", 1, 1e-3, 10, false, "a row's weight in a tree: Poisson(rate); 1: the bootstrap"}});
   p.erase(std::remove_if(p.begin(), p.end(), [](const NumericParam& x) { return x.name == "subtraction"; }), p.end());
   for (auto& x : p)
     if (x.name == "iterations") x.help = "groups of trees_per_round trees grown; the run ends after";
@@ -368,6 +370,7 @@ const std::vector<LearnerInfo>& learner_registry() {
          fp.trees_per_round = int(m.param("trees_per_round"));
          fp.min_leaf = m.param("min_leaf");
          fp.features_fraction = m.param("features_fraction");
+         fp.bootstrap_rate = m.param("bootstrap_rate");
          return std::make_unique<RandomForest>(features_of(d), classes_of(d), shape_of(m), fp);
        }},
       {{"rankboost",
@@ -387,17 +390,21 @@ const std::vector<LearnerInfo>& learner_registry() {
                                             int(m.param("rounds")));
        }},
       {{"adarank",
-        "AdaRank: a linear ranker boosted on NDCG@10 from signed single features, query weights summed up the "
-        "hierarchy",
+        "AdaRank: a ranker boosted on NDCG@10 from single features and their thresholds, either sign, query weights "
+        "summed up the hierarchy",
         {}},
        "ensemble",
        {"ranking"},
-       {{"rounds", 100, 1, 1000000, true, "weak rankers added, one a round"}},
+       {{"rounds", 100, 1, 1000000, true, "weak rankers added (one a round, after the binning round)"},
+        {"bins", 16, 2, 256, true,
+         "thresholds per feature (and the feature itself), cut at quantiles of a merged sample"},
+        {"sketch_rows", 4096, 16, 1 << 20, true, "rows in the binning sample"}},
        AdaRank::static_metrics(),
        tree_caps(),
        nullptr,
        [](const ModelSpec& m, const TrainTest& d) {
-         return std::make_unique<AdaRank>(features_of(d), int(m.param("rounds")));
+         return std::make_unique<AdaRank>(features_of(d), int(m.param("bins")), int(m.param("sketch_rows")),
+                                          int(m.param("rounds")));
        }},
       {{"lambdamart",
         "LambdaMART: second-order boosted trees on RankNet's pairwise loss weighted by each pair's |delta NDCG|",

@@ -147,9 +147,10 @@ double HistTrees::local_update(const ParamSet& p, const Dataset& d, const std::v
   const double loss = row_stats(p, d, batch, rows, first, state(p, kIteration), &stats);
   float* hist = (*update)[0].values.data();
   const int nb = shape_.bins, c = channels_;
-  for (std::size_t j = 0; j < rows.size(); ++j) {
-    const std::uint8_t* b = bins + std::size_t(rows[j]) * std::size_t(features_);
-    for (int t = 0; t < group_; ++t) {
+  // Tree by tree: one tree's node histograms stay in cache while every row adds into them.
+  for (int t = 0; t < group_; ++t) {
+    for (std::size_t j = 0; j < rows.size(); ++j) {
+      const std::uint8_t* b = bins + std::size_t(rows[j]) * std::size_t(features_);
       const int n = f.descend(base + t, [b](int feature, int bin) { return b[feature] <= bin; });
       if (f.kind(n) != int(kOpen) || offset[std::size_t(n)] < 0) continue;
       const float* s = stats.col(Eigen::Index(j)).data() + t * c;

@@ -17,13 +17,13 @@ TreeShape bagging(TreeShape s) {
   return s;
 }
 
-// Poisson(1) by inversion of a uniform draw: P(k) = e^-1 / k!.
-int poisson1(double u) {
-  double p = std::exp(-1.0), cdf = p;
+// Poisson(rate) by inversion of a uniform draw: P(k) = e^-rate rate^k / k!.
+int poisson(double rate, double u) {
+  double p = std::exp(-rate), cdf = p;
   int k = 0;
-  while (u > cdf && k < 20) {
+  while (u > cdf && k < 40) {
     ++k;
-    p /= k;
+    p *= rate / k;
     cdf += p;
   }
   return k;
@@ -49,7 +49,8 @@ double RandomForest::row_stats(const ParamSet& p, const Dataset& d, const std::v
   *stats = Eigen::MatrixXf::Zero(Eigen::Index(group_) * classes_, Eigen::Index(rows.size()));
   for (std::size_t j = 0; j < rows.size(); ++j)
     for (int t = 0; t < group_; ++t) {
-      const int w = poisson1(unit_hash(seed, 0xba9 + std::uint64_t(first + t), std::uint64_t(rows[j])));
+      const int w =
+          poisson(fp_.bootstrap_rate, unit_hash(seed, 0xba9 + std::uint64_t(first + t), std::uint64_t(rows[j])));
       (*stats)(Eigen::Index(t) * classes_ + d.y[std::size_t(rows[j])], Eigen::Index(j)) = float(w);
     }
   return 0.0;

@@ -3,7 +3,8 @@
 // histograms summed exactly up the hierarchy, so the forest is the one a
 // single machine would grow from all the data.
 //  - bagging: each tree weighs each row by a Poisson(1) draw (the bootstrap in
-//    the limit), drawn from (seed, tree, row): the same on any sharding;
+//    the limit; `bootstrap_rate` scales it), drawn from (seed, tree, row): the
+//    same on any sharding;
 //  - each split considers sqrt(features) features drawn per node, so the
 //    histograms of a node cover only those (and subtraction does not apply);
 //  - split by the Gini impurity decrease; a leaf keeps its class distribution
@@ -18,6 +19,7 @@ struct ForestParams {
   int trees_per_round = 5;       // trees grown together (a group)
   double min_leaf = 1;           // least bootstrap weight in a child
   double features_fraction = 0;  // features per split; 0: sqrt(features)
+  double bootstrap_rate = 1;     // a row's weight in a tree is Poisson(rate): 1 the bootstrap, 0.25 a quarter
 };
 
 class RandomForest : public HistTrees {
