@@ -1,7 +1,8 @@
-// The histogram tree learners (core/learners/ensemble/): distributed growth is
-// exact (the same trees, split for split, as one worker with all the data),
-// histogram subtraction changes the bytes and not the trees, and the loader
-// refuses what trees cannot run under.
+// The learners whose statistics merge exactly: the histogram tree learners
+// (core/learners/ensemble/: distributed growth gives the same trees, split for
+// split, as one worker with all the data; histogram subtraction changes the
+// bytes and not the trees; the loader refuses what trees cannot run under),
+// and KNN (the same predictions as one machine's brute force).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 
 #include "core/job.h"
 #include "core/learners/ensemble/hist_trees.h"
+#include "core/learners/mapreduce/knn.h"
 #include "core/learners/merge.h"
 #include "sim/sim_runner.h"
 #include "test_util.h"
@@ -93,6 +95,41 @@ TEST_P(ExactGrowth, FourUnevenShardsGrowTheSameTreesAsOneWorker) {
     EXPECT_GT(m[0], 0.6) << "NDCG@10 well above a random ranker's (about 0.4 on this data)";
   else
     EXPECT_GT(m[0], 0.6) << "accuracy well above chance (1/3)";
+}
+
+// KNN on four uneven shards merged as HiPS does answers every query as one
+// machine's brute force over the whole training set does.
+TEST(Knn, ShardedCandidatesVoteAsBruteForceDoes) {
+  const TrainingJob job(
+      trees_scenario(R"({"kind":"knn","k":5,"query_batch":32})",
+                     R"(dataset={"kind":"synthetic","features":12,"classes":4,"train":900,"test":100,"noise":2})"));
+  const auto& knn = dynamic_cast<const Knn&>(job.learner());
+  const Dataset& train = job.data().train;
+  std::vector<int> all(std::size_t(train.size()));
+  std::iota(all.begin(), all.end(), 0);
+  std::vector<int> shuffled = all;
+  std::shuffle(shuffled.begin(), shuffled.end(), std::mt19937_64(5));
+  const std::vector<std::vector<int>> shards = {{shuffled.begin(), shuffled.begin() + 100},
+                                                {shuffled.begin() + 100, shuffled.begin() + 300},
+                                                {shuffled.begin() + 300, shuffled.begin() + 600},
+                                                {shuffled.begin() + 600, shuffled.end()}};
+  ParamSet model = knn.init(1);
+  int rounds = 0;
+  while (!knn.finished(model) && rounds++ < 10) round_of(knn, model, train, shards);
+  EXPECT_EQ(rounds, 4) << "100 queries, 32 a round";
+  const Eigen::VectorXf& pred = block_of(model, Knn::kPredictions);
+  const Dataset& test = job.data().test;
+  int right = 0;
+  for (Eigen::Index q = 0; q < test.x.cols(); ++q) {
+    const Eigen::VectorXf query = test.x.col(q);
+    const int brute = knn.vote(knn.nearest(query.data(), train, all).data());
+    ASSERT_EQ(int(pred[q]), brute) << "query " << q;
+    right += brute == test.y[std::size_t(q)];
+  }
+  const auto m = knn.evaluate(model, test);
+  EXPECT_DOUBLE_EQ(m[0], right / 100.0);
+  EXPECT_EQ(m[1], 100);
+  EXPECT_GT(m[0], 0.5) << "well above chance (1/4)";
 }
 
 INSTANTIATE_TEST_SUITE_P(Boosters, ExactGrowth, ::testing::Values("xgboost", "gbdt", "lambdamart", "gbrank"));

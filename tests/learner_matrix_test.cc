@@ -59,6 +59,7 @@ std::vector<std::string> tiny(const std::string& learner) {
             "batch_size=4"};
   if (learner == "random_forest")
     return {R"(model={"kind":"random_forest","depth":3,"trees_per_round":2,"bins":4,"sketch_rows":32})", images};
+  if (learner == "knn") return {R"(model={"kind":"knn","k":3,"query_batch":8})", images};
   if (learner == "mlp") return {R"(model={"kind":"mlp","hidden":[8]})", images, "batch_size=4"};
   if (learner == "profile") return {R"(model={"kind":"profile","profile":"softmax-fashion"})", images, "batch_size=4"};
   return {R"(model={"kind":")" + learner + R"("})", images, "batch_size=4"};

@@ -429,7 +429,7 @@ TEST_P(RealModeLearner, LaunchesFromItsScenarioAndMatchesTheSimulation) {
   const std::string name = GetParam();
   std::vector<std::string> sets = {R"(stop={"rounds":12})", "eval.every_rounds=6"};
   if (name == "mf") sets.push_back(R"(dataset={"kind":"ratings","users":60,"items":60,"train":4000,"test":500})");
-  if (name == "kmeans" || name == "xgboost" || name == "random_forest")
+  if (name == "kmeans" || name == "xgboost" || name == "random_forest" || name == "knn")
     sets.push_back(R"(dataset={"kind":"synthetic","features":16,"classes":4,"train":800,"test":200})");
   if (name == "kmeans") sets.push_back(R"(model={"kind":"kmeans","k":4})");
   if (name == "xgboost")  // 1 + 3 x 3 rounds: it ends itself after its last tree
@@ -437,6 +437,8 @@ TEST_P(RealModeLearner, LaunchesFromItsScenarioAndMatchesTheSimulation) {
   if (name == "random_forest")  // the same; the pulled forest empties after each group (a whole pull)
     sets.push_back(
         R"(model={"kind":"random_forest","depth":3,"iterations":3,"trees_per_round":2,"bins":16,"sketch_rows":256})");
+  if (name == "knn")  // 200 test queries, 20 a round
+    sets.push_back(R"(model={"kind":"knn","k":5,"query_batch":20})");
   const std::string scenario = testing::source_path("scenarios/algo-" + name + ".json");
   const std::string out = fresh_dir("launch-learner-" + name);
   const auto r = testing::run_geotrain("launch " + scenario + " --out " + out + " -q --timeout 120" + set_args(sets));
@@ -445,7 +447,7 @@ TEST_P(RealModeLearner, LaunchesFromItsScenarioAndMatchesTheSimulation) {
   const auto sim = summary_json(sim::run_simulation(load_scenario(scenario, sets)));
   const std::string primary = sim["metrics"]["primary"];
   EXPECT_EQ(real["metrics"]["primary"], primary);
-  const bool trees = name == "xgboost" || name == "random_forest";
+  const bool trees = name == "xgboost" || name == "random_forest" || name == "knn";
   EXPECT_EQ(real["rounds"], trees ? 10 : 12);
   EXPECT_EQ(real["rounds"], sim["rounds"]);
   if (trees)  // histograms sum exactly: the same trees, so every metric to the last bit
@@ -457,7 +459,7 @@ TEST_P(RealModeLearner, LaunchesFromItsScenarioAndMatchesTheSimulation) {
   std::filesystem::remove_all(out);
 }
 
-INSTANTIATE_TEST_SUITE_P(Learners, RealModeLearner, ::testing::Values("mf", "kmeans", "xgboost", "random_forest"));
+INSTANTIATE_TEST_SUITE_P(Learners, RealModeLearner, ::testing::Values("mf", "kmeans", "xgboost", "random_forest", "knn"));
 
 }  // namespace
 }  // namespace geotrain

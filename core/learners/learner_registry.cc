@@ -18,6 +18,7 @@
 #include "core/learners/gd/ranknet.h"
 #include "core/learners/gd/rnn.h"
 #include "core/learners/mapreduce/kmeans.h"
+#include "core/learners/mapreduce/knn.h"
 #include "core/learners/metrics.h"
 #include "core/learners/mlp.h"
 #include "core/learners/profile_model.h"
@@ -433,6 +434,19 @@ const std::vector<LearnerInfo>& learner_registry() {
        [](const ModelSpec& m, const TrainTest& d) {
          return std::make_unique<Booster>("gbrank", features_of(d), shape_of(m), boost_of(m, true),
                                           gbrank_objective(m.param("tau")));
+       }},
+      {{"knn",
+        "k-nearest neighbours: the training set stays sharded, test queries go down a batch a round, each "
+        "worker's k nearest candidates merge by distance up the hierarchy, the global server votes",
+        {}},
+       "mapreduce",
+       {"labelled"},
+       {{"k", 5, 1, 1000, true, "neighbours that vote"}, {"query_batch", 100, 1, 100000, true, "test queries a round"}},
+       Knn::static_metrics(),
+       statistics_caps(),
+       nullptr,
+       [](const ModelSpec& m, const TrainTest& d) {
+         return std::make_unique<Knn>(d.test, int(m.param("k")), int(m.param("query_batch")));
        }},
       {{"profile",
         "a workload profile: a published model's tensor sizes and compute, for traffic and time studies "
