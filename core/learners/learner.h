@@ -83,6 +83,9 @@ struct LearnerCaps {
   Precision update_precision = Precision::kAny;  // pushes: the strictest of its blocks' (BlockRule::precision)
   Precision model_precision = Precision::kAny;   // pulls (a tree's node indices must arrive exactly)
   Apply apply = Apply::kMeanThenOptimizer;
+  // Online learning: each worker reads its shard once, in order, as arriving
+  // data (no shuffling); the learner's finished() ends the run after the pass.
+  bool stream = false;
 };
 
 struct MetricInfo {

@@ -73,7 +73,7 @@ const std::vector<int>& Worker::next_batch() {
   batch_.clear();
   const std::size_t want = std::min<std::size_t>(ctx_.batch_size, order_.size());
   while (batch_.size() < want) {
-    if (cursor_ == 0) std::shuffle(order_.begin(), order_.end(), rt_.rng());  // new epoch
+    if (cursor_ == 0 && !ctx_.caps.stream) std::shuffle(order_.begin(), order_.end(), rt_.rng());  // new epoch
     batch_.push_back(order_[cursor_]);
     cursor_ = (cursor_ + 1) % order_.size();
   }
