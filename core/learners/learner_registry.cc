@@ -347,13 +347,15 @@ const std::vector<LearnerInfo>& learner_registry() {
         {}},
        "mapreduce",
        {"labelled"},
-       {{"k", 10, 1, 100000, true, "clusters"}},
+       {{"k", 10, 1, 100000, true, "clusters"},
+        {"local_iterations", 1, 1, 1000, true,
+         "Lloyd iterations a worker runs on its shard per round (1: exactly Lloyd's; more: fewer WAN rounds)"}},
        KMeans::static_metrics(),
        statistics_caps(),
        nullptr,
        [](const ModelSpec& m, const TrainTest& d) {
          check_model_size("model", (double(d.train.features()) + 1) * m.param("k"));
-         return std::make_unique<KMeans>(d.train, int(m.param("k")));
+         return std::make_unique<KMeans>(d.train, int(m.param("k")), int(m.param("local_iterations")));
        }},
       {{"gbdt",
         "gradient-boosted trees, first order (trees fit the gradients, mean-step leaves), one tree per class per "

@@ -8,7 +8,8 @@ namespace {
 using CMap = Eigen::Map<const Eigen::MatrixXf>;
 }
 
-KMeans::KMeans(const Dataset& train, int k) : train_(train), k_(k), dims_(train.features()) {
+KMeans::KMeans(const Dataset& train, int k, int local_iterations)
+    : train_(train), k_(k), dims_(train.features()), local_(std::max(1, local_iterations)) {
   if (k <= 0 || k > train.x.cols()) throw std::invalid_argument("kmeans: k must be between 1 and the training samples");
 }
 
@@ -57,7 +58,18 @@ ParamSet KMeans::init(std::uint64_t seed) const {
 double KMeans::local_update(const ParamSet& p, const Dataset& d, const std::vector<int>& batch, std::mt19937_64&,
                             ParamSet* update) const {
   *update = zeros_like(p);
-  const CMap c(p[0].values.data(), dims_, k_);
+  Eigen::MatrixXf c = CMap(p[0].values.data(), dims_, k_);
+  for (int it = 1; it < local_; ++it) {  // the local-steps variant: Lloyd on this shard alone first
+    Eigen::MatrixXf s = Eigen::MatrixXf::Zero(dims_, k_);
+    Eigen::VectorXf n = Eigen::VectorXf::Zero(k_);
+    for (int i : batch) {
+      const int j = nearest(c, d.x, i).first;
+      s.col(j) += d.x.col(i);
+      n[j] += 1.0f;
+    }
+    for (int j = 0; j < k_; ++j)
+      if (n[j] > 0) c.col(j) = s.col(j) / n[j];
+  }
   Eigen::Map<Eigen::MatrixXf> sums((*update)[0].values.data(), dims_, k_);
   double inertia = 0;
   for (int i : batch) {

@@ -17,13 +17,16 @@ namespace geotrain {
 class KMeans : public Learner {
  public:
   // `train` seeds the centroids (k-means++); it must outlive the learner.
-  KMeans(const Dataset& train, int k);
+  // local_iterations > 1: the local-steps variant (like HFA's local steps): a worker first runs that many - 1
+  // Lloyd iterations on its own shard alone, from the global centroids, then sends the sums and counts of its
+  // shard's assignment to its local centroids; fewer WAN rounds to the same inertia, no longer exactly Lloyd's.
+  KMeans(const Dataset& train, int k, int local_iterations = 1);
   std::string name() const override { return "kmeans"; }
   ParamSet init(std::uint64_t seed) const override;
   double local_update(const ParamSet& p, const Dataset& train, const std::vector<int>& batch, std::mt19937_64& rng,
                       ParamSet* update) const override;
   void apply(ParamSet& model, const ParamSet& merged, int contributors) const override;
-  double train_flops_per_sample() const override { return 3.0 * k_ * dims_; }
+  double train_flops_per_sample() const override { return 3.0 * k_ * dims_ * local_; }
   const std::vector<MetricInfo>& metrics() const override { return static_metrics(); }
   std::vector<double> evaluate(const ParamSet& p, const Dataset& test) const override;
   static const std::vector<MetricInfo>& static_metrics();
@@ -32,7 +35,7 @@ class KMeans : public Learner {
   // The nearest centroid to column i of x, and its squared distance.
   std::pair<int, float> nearest(const Eigen::MatrixXf& centroids, const Eigen::MatrixXf& x, Eigen::Index i) const;
   const Dataset& train_;
-  int k_, dims_;
+  int k_, dims_, local_;
 };
 
 }  // namespace geotrain
