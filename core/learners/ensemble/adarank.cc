@@ -18,14 +18,7 @@ double query_ndcg(const Dataset& d, int lo, int n, const std::vector<float>& s) 
 AdaRank::AdaRank(int features, int bins, int sketch_rows, int rounds)
     : features_(features), bins_(bins), sketch_rows_(sketch_rows), rounds_(rounds) {}
 
-const std::vector<MetricInfo>& AdaRank::static_metrics() {
-  static const std::vector<MetricInfo> m = [] {
-    auto v = ranking_metrics();
-    v.push_back({"rankers", true, "weak rankers added"});
-    return v;
-  }();
-  return m;
-}
+const std::vector<MetricInfo>& AdaRank::static_metrics() { return weak_ranker_metrics(); }
 
 ParamSet AdaRank::init(std::uint64_t seed) const {
   Eigen::VectorXf st = Eigen::VectorXf::Zero(kArStateSize);
@@ -36,8 +29,7 @@ ParamSet AdaRank::init(std::uint64_t seed) const {
 }
 
 std::vector<BlockRule> AdaRank::block_rules() const {
-  return {{kSketch, Merge::kKSmallest, std::uint32_t(1 + features_), std::uint32_t(sketch_rows_), Precision::kRounding},
-          {kStats, Merge::kSum, 1, 0, Precision::kRounding}};
+  return {sketch_rule(kSketch, features_, sketch_rows_), {kStats, Merge::kSum, 1, 0, Precision::kRounding}};
 }
 
 bool AdaRank::finished(const ParamSet& p) const { return int(block_of(p, kState)[kArCount]) >= rounds_; }

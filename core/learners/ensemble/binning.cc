@@ -1,8 +1,18 @@
 #include "core/learners/ensemble/binning.h"
 
 #include "core/learners/ensemble/hashing.h"
+#include "core/learners/metrics.h"
 
 namespace geotrain {
+
+const std::vector<MetricInfo>& weak_ranker_metrics() {
+  static const std::vector<MetricInfo> m = [] {
+    auto v = ranking_metrics();
+    v.push_back({"rankers", true, "weak rankers added"});
+    return v;
+  }();
+  return m;
+}
 
 std::vector<int> rows_of(const Dataset& d, const std::vector<int>& units) {
   if (d.kind != "ranking") return units;

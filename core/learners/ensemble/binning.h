@@ -17,12 +17,22 @@
 #include <vector>
 
 #include "core/data/dataset.h"
+#include "core/learners/learner.h"
 
 namespace geotrain {
 
 // The key of an empty candidate slot: above every key (keys are in [0, 1)) and
 // finite in fp16, which may carry the sketch.
 constexpr float kNoCandidate = 65504.0f;
+
+// The sketch's merge rule: k-smallest candidates of 1 + features entries;
+// fp16 may carry them (kNoCandidate is finite there).
+inline BlockRule sketch_rule(std::uint32_t key, int features, int rows) {
+  return {key, Merge::kKSmallest, std::uint32_t(1 + features), std::uint32_t(rows), Precision::kRounding};
+}
+
+// NDCG@10 and the number of weak rankers: the metrics of a boosted ranker of weak rankers.
+const std::vector<MetricInfo>& weak_ranker_metrics();
 
 // The rows (columns of d.x) of a batch of units: the documents of its queries for ranking data.
 std::vector<int> rows_of(const Dataset& d, const std::vector<int>& units);

@@ -48,8 +48,7 @@ ParamSet HistTrees::init(std::uint64_t seed) const {
 }
 
 std::vector<BlockRule> HistTrees::block_rules() const {
-  BlockRule sketch{kSketch, Merge::kKSmallest, std::uint32_t(1 + features_), std::uint32_t(shape_.sketch_rows),
-                   Precision::kRounding};
+  const BlockRule sketch = sketch_rule(kSketch, features_, shape_.sketch_rows);
   BlockRule hist{kHist, Merge::kSum, 1, 0, Precision::kRounding};
   return {sketch, hist};
 }

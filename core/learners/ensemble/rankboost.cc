@@ -14,14 +14,7 @@ enum RankBoostState : int { kRbSeed, kRbPhase, kRbCount, kRbStateSize };  // pha
 RankBoost::RankBoost(int features, int bins, int sketch_rows, int rounds)
     : features_(features), bins_(bins), sketch_rows_(sketch_rows), rounds_(rounds) {}
 
-const std::vector<MetricInfo>& RankBoost::static_metrics() {
-  static const std::vector<MetricInfo> m = [] {
-    auto v = ranking_metrics();
-    v.push_back({"rankers", true, "weak rankers in the ensemble"});
-    return v;
-  }();
-  return m;
-}
+const std::vector<MetricInfo>& RankBoost::static_metrics() { return weak_ranker_metrics(); }
 
 ParamSet RankBoost::init(std::uint64_t seed) const {
   Eigen::VectorXf st = Eigen::VectorXf::Zero(kRbStateSize);
@@ -32,8 +25,7 @@ ParamSet RankBoost::init(std::uint64_t seed) const {
 }
 
 std::vector<BlockRule> RankBoost::block_rules() const {
-  return {{kSketch, Merge::kKSmallest, std::uint32_t(1 + features_), std::uint32_t(sketch_rows_), Precision::kRounding},
-          {kStats, Merge::kSum, 1, 0, Precision::kRounding}};
+  return {sketch_rule(kSketch, features_, sketch_rows_), {kStats, Merge::kSum, 1, 0, Precision::kRounding}};
 }
 
 bool RankBoost::finished(const ParamSet& p) const { return int(block_of(p, kState)[kRbCount]) >= rounds_; }
