@@ -234,6 +234,31 @@ TEST(RealModeFaults, RestartedGlobalServerResumesFromItsCheckpointLosingNoRound)
   }
 }
 
+// A phase-locked learner across a global-server restart: the tree learner's server-only blocks (the last
+// level's histograms) are in its checkpoint and the logged rounds replay through the learner, so the job
+// grows the trees a run without the fault grows, to the last bit of every metric.
+TEST(RealModeFaults, TreesSurviveAGlobalServerRestartUnchanged) {
+  const std::vector<std::string> sets = {
+      R"(dataset={"kind":"synthetic","features":16,"classes":4,"train":800,"test":200,"noise":3})",
+      R"(model={"kind":"xgboost","depth":3,"iterations":12,"bins":16,"sketch_rows":256})"};
+  const std::string scenario = testing::source_path("scenarios/algo-xgboost.json");
+  const std::string out = fresh_dir("trees-restart-gs");
+  const auto r = run_geotrain("launch " + scenario + " --out " + out +
+                              " -q --timeout 120 --failure-timeout 1 --kill-node 0 --kill-after 3 --restart "
+                              "--restart-after 1 --checkpoint-every 5" +
+                              set_args(sets));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto real = read_json(out + "/summary.json");
+  const auto gs = read_json(out + "/nodes/0.json");
+  EXPECT_TRUE(has_fault(real, "global-server", "resuming from the checkpoint")) << real["faults"].dump(1);
+  EXPECT_GT(gs["restored_rounds"].get<int>(), 0) << "killed mid-run, resumed from a checkpoint";
+  EXPECT_LT(gs["restored_rounds"].get<int>(), 37);
+  const auto sim = summary_json(sim::run_simulation(load_scenario(scenario, sets)));
+  EXPECT_EQ(real["rounds"], 37);
+  EXPECT_EQ(real["metrics"]["values"], sim["metrics"]["values"]);
+  std::filesystem::remove_all(out);
+}
+
 TEST(RealMode, RejectsUnauthenticatedWrongSecretAndGarbageWhileTraining) {
   const std::string out = fresh_dir("attack");
   BackgroundLaunch job(out, " -q --timeout 300" + set_args(small_sets(400)));
@@ -459,7 +484,8 @@ TEST_P(RealModeLearner, LaunchesFromItsScenarioAndMatchesTheSimulation) {
   std::filesystem::remove_all(out);
 }
 
-INSTANTIATE_TEST_SUITE_P(Learners, RealModeLearner, ::testing::Values("mf", "kmeans", "xgboost", "random_forest", "knn"));
+INSTANTIATE_TEST_SUITE_P(Learners, RealModeLearner,
+                         ::testing::Values("mf", "kmeans", "xgboost", "random_forest", "knn"));
 
 }  // namespace
 }  // namespace geotrain
