@@ -17,10 +17,17 @@
 // weight is computed by the workers; the server derives the other from the
 // parent's histogram (which it keeps in a block it never sends) minus it.
 //
-// Model blocks: state, cuts, the forest (core/learners/ensemble/forest.h), the
-// server's parent histograms. Update blocks: the sketch (k-smallest) or the
-// histograms (sum). Policies: one model per round, merged from every worker
-// (bsp); codecs: fp16 or lossless on pushes, lossless on pulls.
+// Model blocks: state, cuts, the forest (core/learners/ensemble/forest.h), and
+// blocks the server keeps for itself: the parent histograms and, for a forest
+// whose complete trees the workers never need (bagging), those trees. The
+// pulled forest only grows within a group, so a sparse pull codec sends its
+// change. Update blocks: the sketch (k-smallest) or the histograms (sum).
+// Policies: one model per round, merged from every worker (bsp); codecs: fp16
+// or lossless on pushes, lossless on pulls.
+//
+// Workers keep their rows' bins (and a booster its rows' scores) in the
+// learner between rounds: caches of what the pulled model determines, checked
+// against it and recomputed when it differs (a restored checkpoint).
 #pragma once
 #include <cstdint>
 #include <memory>
