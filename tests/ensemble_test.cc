@@ -122,7 +122,7 @@ TEST(Knn, ShardedCandidatesVoteAsBruteForceDoes) {
   int right = 0;
   for (Eigen::Index q = 0; q < test.x.cols(); ++q) {
     const Eigen::VectorXf query = test.x.col(q);
-    const int brute = knn.vote(knn.nearest(query.data(), train, all).data());
+    const int brute = knn.vote(knn.nearest(query.data(), 1, train, all)[0].data());
     ASSERT_EQ(int(pred[q]), brute) << "query " << q;
     right += brute == test.y[std::size_t(q)];
   }

@@ -51,17 +51,28 @@ std::vector<BlockRule> Knn::block_rules() const {
 
 bool Knn::finished(const ParamSet& p) const { return block_of(p, kState)[kKnnCount] == 0; }
 
-Eigen::VectorXf Knn::nearest(const float* q, const Dataset& train, const std::vector<int>& rows) const {
+std::vector<Eigen::VectorXf> Knn::nearest(const float* queries, int n, const Dataset& train,
+                                          const std::vector<int>& rows) const {
   using Cand = std::array<float, 3>;
-  std::vector<Cand> c;
-  c.reserve(rows.size());
-  // An aligned copy: the distance's vectorised sum then depends on the values only, not on where the query sits.
-  const Eigen::VectorXf query = Eigen::Map<const Eigen::VectorXf>(q, features_);
-  for (int r : rows) c.push_back({(query - train.x.col(r)).squaredNorm(), float(train.y[std::size_t(r)]), float(r)});
-  const std::size_t keep = std::min<std::size_t>(std::size_t(k_), c.size());
-  std::partial_sort(c.begin(), c.begin() + std::ptrdiff_t(keep), c.end());
-  Eigen::VectorXf out = Eigen::VectorXf::Constant(3 * k_, std::numeric_limits<float>::infinity());
-  for (std::size_t i = 0; i < keep; ++i) std::copy(c[i].begin(), c[i].end(), out.data() + 3 * i);
+  // Aligned copies: a distance's vectorised sum then depends on the values only, not on where a query sits.
+  std::vector<Eigen::VectorXf> q;
+  for (int j = 0; j < n; ++j)
+    q.push_back(Eigen::Map<const Eigen::VectorXf>(queries + Eigen::Index(j) * features_, features_));
+  std::vector<std::vector<Cand>> c(static_cast<std::size_t>(n));
+  for (auto& v : c) v.reserve(rows.size());
+  for (int r : rows) {  // row by row: each training row is read once for every query of the batch
+    const auto x = train.x.col(r);
+    const float y = float(train.y[std::size_t(r)]);
+    for (int j = 0; j < n; ++j) c[std::size_t(j)].push_back({(q[std::size_t(j)] - x).squaredNorm(), y, float(r)});
+  }
+  std::vector<Eigen::VectorXf> out;
+  for (auto& v : c) {
+    const std::size_t keep = std::min<std::size_t>(std::size_t(k_), v.size());
+    std::partial_sort(v.begin(), v.begin() + std::ptrdiff_t(keep), v.end());
+    Eigen::VectorXf o = Eigen::VectorXf::Constant(3 * k_, std::numeric_limits<float>::infinity());
+    for (std::size_t i = 0; i < keep; ++i) std::copy(v[i].begin(), v[i].end(), o.data() + 3 * i);
+    out.push_back(std::move(o));
+  }
   return out;
 }
 
@@ -85,9 +96,10 @@ double Knn::local_update(const ParamSet& p, const Dataset& train, const std::vec
   update->clear();
   const int n = int(block_of(p, kState)[kKnnCount]);
   const Eigen::VectorXf& q = block_of(p, kQueries);
+  std::vector<Eigen::VectorXf> found = nearest(q.data(), n, train, batch);
   for (int j = 0; j < batch_; ++j)
     update->push_back({kCandidates + std::uint32_t(j),
-                       j < n ? nearest(q.data() + Eigen::Index(j) * features_, train, batch)
+                       j < n ? std::move(found[std::size_t(j)])
                              : Eigen::VectorXf::Constant(3 * k_, std::numeric_limits<float>::infinity())});
   return 0.0;
 }

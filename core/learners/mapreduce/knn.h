@@ -32,10 +32,12 @@ class Knn : public Learner {
   static const std::vector<MetricInfo>& static_metrics();
   std::vector<double> evaluate(const ParamSet& p, const Dataset& test) const override;
 
-  // The k nearest of `rows` of train to query q (features entries), as sorted
-  // candidates [distance, label, row] x k (missing ones +inf): what a worker
-  // sends, and what one machine's brute force over all rows gives.
-  Eigen::VectorXf nearest(const float* q, const Dataset& train, const std::vector<int>& rows) const;
+  // For each of the n queries at `queries` (features entries each), the k
+  // nearest of `rows` of train, as sorted candidates [distance, label, row] x k
+  // (missing ones +inf): what a worker sends, and what one machine's brute
+  // force over all rows gives.
+  std::vector<Eigen::VectorXf> nearest(const float* queries, int n, const Dataset& train,
+                                       const std::vector<int>& rows) const;
   // The vote over sorted candidates.
   int vote(const float* candidates) const;
 
