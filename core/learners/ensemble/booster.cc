@@ -51,6 +51,7 @@ std::vector<MetricInfo> Booster::with_progress(const std::vector<MetricInfo>& m)
 Eigen::MatrixXf Booster::train_scores(const ParamSet& p, const Dataset& d, const std::vector<int>& rows,
                                       int trees) const {
   const ForestView f = forest(p);
+  const float* cuts = cuts_of(p);
   const Eigen::VectorXf* nodes = &block_of(p, kNodes);
   const int width = kNodeFields + 1;
   std::lock_guard<std::mutex> lock(scores_mutex_);
@@ -70,7 +71,7 @@ Eigen::MatrixXf Booster::train_scores(const ParamSet& p, const Dataset& d, const
   for (std::size_t j = 0; j < rows.size(); ++j) {
     const int r = rows[j];
     for (int t = c.applied[std::size_t(r)]; t < trees; ++t) {
-      const int n = f.descend(t, [&](int feature, int bin) { return goes_left(p, feature, bin, d.x(feature, r)); });
+      const int n = f.descend(t, [&](int feature, int bin) { return goes_left(cuts, feature, bin, d.x(feature, r)); });
       c.s(t % group_, r) += f.values(n)[0];
     }
     c.applied[std::size_t(r)] = trees;
@@ -133,11 +134,12 @@ void Booster::leaf_values(const double* sums, float* out) const {
 
 Eigen::MatrixXf Booster::predict(const ParamSet& p, const Dataset& d) const {
   const ForestView f = complete_forest(p);
+  const float* cuts = cuts_of(p);
   const int trees = trees_complete(p);
   Eigen::MatrixXf s = Eigen::MatrixXf::Zero(group_, d.x.cols());
   for (Eigen::Index j = 0; j < d.x.cols(); ++j)
     for (int t = 0; t < trees; ++t) {
-      const int n = f.descend(t, [&](int feature, int bin) { return goes_left(p, feature, bin, d.x(feature, j)); });
+      const int n = f.descend(t, [&](int feature, int bin) { return goes_left(cuts, feature, bin, d.x(feature, j)); });
       s(t % group_, j) += f.values(n)[0];
     }
   return s;

@@ -68,10 +68,6 @@ ForestView HistTrees::complete_forest(const ParamSet& p) const {
   return ForestView(block_of(p, kDoneRoots), block_of(p, kDoneNodes), values_);
 }
 
-bool HistTrees::goes_left(const ParamSet& p, int feature, int bin, float x) const {
-  return x <= block_of(p, kCuts)[Eigen::Index(feature) * (shape_.bins - 1) + bin];
-}
-
 float HistTrees::quantize(float v, int bits, double u) {
   const double units = std::ldexp(double(v), bits);
   return float(std::ldexp(std::floor(units + u), -bits));

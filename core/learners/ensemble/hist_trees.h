@@ -106,8 +106,12 @@ class HistTrees : public Learner {
   ForestView forest(const ParamSet& p) const;
   // The complete trees: trees_complete(p) of them, in order.
   ForestView complete_forest(const ParamSet& p) const;
-  // x <= the cut of `bin` of `feature` (p's cuts): a split on raw values.
-  bool goes_left(const ParamSet& p, int feature, int bin, float x) const;
+  // x <= the cut of `bin` of `feature`: a split on raw values.
+  // (cuts: p's cuts block, fetched once per prediction pass, not once per node.)
+  bool goes_left(const float* cuts, int feature, int bin, float x) const {
+    return x <= cuts[std::size_t(feature) * std::size_t(shape_.bins - 1) + std::size_t(bin)];
+  }
+  static const float* cuts_of(const ParamSet& p) { return block_of(p, kCuts).data(); }
   // v rounded to a multiple of 2^-bits, up or down with probability by how
   // near (u uniform in [0, 1)): unbiased, and sums of such values are exact.
   static float quantize(float v, int bits, double u);

@@ -89,6 +89,7 @@ void RandomForest::leaf_values(const double* s, float* out) const {
 
 std::vector<double> RandomForest::evaluate(const ParamSet& p, const Dataset& test) const {
   const ForestView f = complete_forest(p);
+  const float* cuts = cuts_of(p);
   const int trees = trees_complete(p);
   if (test.x.cols() == 0) return {0, 0, double(trees), double(levels_grown(p))};
   int right = 0;
@@ -97,7 +98,8 @@ std::vector<double> RandomForest::evaluate(const ParamSet& p, const Dataset& tes
   for (Eigen::Index j = 0; j < test.x.cols(); ++j) {
     prob.setZero();
     for (int t = 0; t < trees; ++t) {
-      const int n = f.descend(t, [&](int feature, int bin) { return goes_left(p, feature, bin, test.x(feature, j)); });
+      const int n =
+          f.descend(t, [&](int feature, int bin) { return goes_left(cuts, feature, bin, test.x(feature, j)); });
       for (int k = 0; k < classes_; ++k) prob[k] += f.values(n)[k];
     }
     if (trees > 0) prob /= float(trees);
