@@ -23,7 +23,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GEOTRAIN = os.environ.get("GEOTRAIN_BIN", os.path.join(ROOT, "build", "geotrain"))  # GEOTRAIN_BIN: another build
 ALGOS = ["logreg", "cnn", "rnn", "autoencoder", "mf", "gan", "a2c", "ranknet", "listnet", "kmeans", "knn", "ftrl", "ftml", "gbdt",
-         "xgboost", "random_forest", "lambdamart", "gbrank", "rankboost", "adarank"]
+         "xgboost", "random_forest", "lambdamart", "gbrank", "rankboost", "adarank", "svm", "svr", "ranksvm"]
 
 
 def run(args, log):

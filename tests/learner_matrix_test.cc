@@ -60,6 +60,14 @@ std::vector<std::string> tiny(const std::string& learner) {
   if (learner == "random_forest")
     return {R"(model={"kind":"random_forest","depth":3,"trees_per_round":2,"bins":4,"sketch_rows":32})", images};
   if (learner == "knn") return {R"(model={"kind":"knn","k":3,"query_batch":8})", images};
+  if (learner == "svm") return {R"(model={"kind":"svm"})", images, "batch_size=1000"};
+  if (learner == "svr")
+    return {R"(model={"kind":"svr","rff":16})", R"(dataset={"kind":"friedman1","train":200,"test":50})",
+            "batch_size=1000"};
+  if (learner == "ranksvm")
+    return {R"(model={"kind":"ranksvm","rff":16})",
+            R"(dataset={"kind":"ranking","train_queries":24,"test_queries":6,"docs":5,"features":6})",
+            "batch_size=1000"};
   if (learner == "mlp") return {R"(model={"kind":"mlp","hidden":[8]})", images, "batch_size=4"};
   if (learner == "profile") return {R"(model={"kind":"profile","profile":"softmax-fashion"})", images, "batch_size=4"};
   return {R"(model={"kind":")" + learner + R"("})", images, "batch_size=4"};

@@ -2,6 +2,7 @@
 // keeps its inputs as columns of x; what else it carries depends on the kind:
 //  labelled     images or vectors with a class label each (y, classes)
 //  ratings      (user, item) pairs as the two rows of x, the rating in target
+//  regression   inputs as columns of x, the value to predict in target
 //  ranking      documents as columns of x grouped by query (query_start), the
 //               graded relevance of each in target
 //  environment  no data: each column stands for one seeded environment
@@ -17,11 +18,11 @@ namespace geotrain {
 
 struct Dataset {
   std::string name;
-  std::string kind = "labelled";  // labelled | ratings | ranking | environment
+  std::string kind = "labelled";  // labelled | ratings | regression | ranking | environment
   Eigen::MatrixXf x;              // features x samples
   std::vector<int> y;             // labelled: label per sample, 0..classes-1
   int classes = 0;
-  std::vector<float> target;     // ratings: rating; ranking: relevance grade (per column of x)
+  std::vector<float> target;     // ratings: rating; regression: value; ranking: relevance grade (per column)
   std::vector<int> query_start;  // ranking: query q is columns [query_start[q], query_start[q + 1])
   int users = 0, items = 0;      // ratings: ids are 0..users-1 and 0..items-1
 

@@ -6,6 +6,7 @@
 #include "core/data/idx_reader.h"
 #include "core/data/ranking.h"
 #include "core/data/ratings.h"
+#include "core/data/regression.h"
 #include "core/data/synthetic.h"
 
 namespace geotrain {
@@ -115,6 +116,19 @@ const std::vector<DatasetInfo>& dataset_registry() {
                 [](const DatasetSpec& d, std::uint64_t seed) {
                   return make_ranking({int(d.param("train_queries")), int(d.param("test_queries")),
                                        int(d.param("docs")), int(d.param("features")), d.param("noise"), seed});
+                }),
+      generated("friedman1",
+                "regression inputs x ~ U[0,1]^features with Friedman #1's known target 10 sin(pi x0 x1) + "
+                "20 (x2 - 0.5)^2 + 10 x3 + 5 x4 plus Gaussian noise: the best held-out RMSE is noise "
+                "(core/data/regression.h)",
+                "regression",
+                {{"train", 20000, 1, 1e8, true, "training samples"},
+                 {"test", 5000, 1, 1e8, true, "held-out samples"},
+                 {"features", 10, 5, 10000, true, "inputs (only the first five matter)"},
+                 {"noise", 1.0, 0, 100, false, "standard deviation of the noise on the target"}},
+                [](const DatasetSpec& d, std::uint64_t seed) {
+                  return make_friedman1(
+                      {int(d.param("train")), int(d.param("test")), int(d.param("features")), d.param("noise"), seed});
                 }),
       generated("cartpole",
                 "the classic cart-pole (Barto, Sutton and Anderson 1983; 500 steps at most): seeded environments "

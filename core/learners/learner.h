@@ -104,7 +104,8 @@ class Learner {
   virtual std::vector<BlockRule> block_rules() const { return {}; }
 
   // One step of local work on the samples `batch` of `train` (indices): the
-  // mean training loss, and the update with p's layout in *update (a gradient
+  // mean training loss, and the update (blocks in ascending key order, as
+  // every ParamSet that travels) with p's layout in *update (a gradient
   // of that loss for the gradient-descent family). `rng` is the worker's own
   // stream: a learner that samples (episodes, noise) draws from it, one that
   // does not leaves it untouched.

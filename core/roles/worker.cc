@@ -1,6 +1,7 @@
 #include "core/roles/worker.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "core/learners/merge.h"
 #include "core/run_records.h"
@@ -93,6 +94,9 @@ void Worker::compute_update() {
   update_ = std::make_shared<Payload>();
   update_->loss_sum = ctx_.learner->local_update(params_, *ctx_.train, next_batch(), rt_.rng(), &update_->blocks);
   update_->contributors = 1;
+  for (std::size_t i = 1; i < update_->blocks.size(); ++i)  // the wire's order: caught here in simulation too
+    if (update_->blocks[i].key <= update_->blocks[i - 1].key)
+      throw std::logic_error(ctx_.learner->name() + "'s update has its blocks out of key order");
 }
 
 void Worker::finish_step() {
