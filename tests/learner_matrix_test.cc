@@ -10,6 +10,7 @@
 
 #include "core/codec/codec_registry.h"
 #include "core/config/learner_fit.h"
+#include "core/learners/gd/cnn.h"
 #include "core/learners/learner_registry.h"
 #include "core/params_file.h"
 #include "core/policies/policy_registry.h"
@@ -29,6 +30,13 @@ std::string tiny_feature_classifier() {
   for (auto& b : p)
     for (Eigen::Index i = 0; i < b.values.size(); ++i) b.values[i] = n(rng);
   write_params_file(path, p);
+  return path;
+}
+
+// A tiny CNN's parameters for 8x8 images of 4 classes: the incremental learners' pre-trained base.
+std::string tiny_cnn_base() {
+  const std::string path = ::testing::TempDir() + "/geotrain-matrix-cnn.bin";
+  write_params_file(path, Cnn(64, 4, 2, 2, 4).init(5));
   return path;
 }
 
@@ -60,6 +68,9 @@ std::vector<std::string> tiny(const std::string& learner) {
   if (learner == "random_forest")
     return {R"(model={"kind":"random_forest","depth":3,"trees_per_round":2,"bins":4,"sketch_rows":32})", images};
   if (learner == "knn") return {R"(model={"kind":"knn","k":3,"query_batch":8})", images};
+  if (learner == "feature_extraction" || learner == "fine_tuning")
+    return {R"(model={"kind":")" + learner + R"(","base":")" + tiny_cnn_base() + R"("})", images, "batch_size=4",
+            "topology.dcs.1.worker_gflops=0.001", "topology.dcs.2.worker_gflops=0.001"};  // (a head's step is cheap)
   if (learner == "svm") return {R"(model={"kind":"svm"})", images, "batch_size=1000"};
   if (learner == "svr")
     return {R"(model={"kind":"svr","rff":16})", R"(dataset={"kind":"friedman1","train":200,"test":50})",

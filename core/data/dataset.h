@@ -32,6 +32,10 @@ struct Dataset {
   bool labelled() const { return kind == "labelled"; }
   // Labelled data: the first n samples (all if n <= 0 or n >= size()).
   Dataset head(int n) const;
+  // Labelled data: the samples from `first` on (all if first <= 0).
+  Dataset from(int first) const;
+  // Labelled data: only the samples of these classes, relabelled 0, 1, ... in the order given.
+  Dataset only_classes(const std::vector<int>& keep) const;
 };
 
 struct TrainTest {

@@ -1,6 +1,8 @@
 #include "core/data/dataset_registry.h"
 
+#include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #include <string>
 
 #include "core/data/idx_reader.h"
@@ -17,13 +19,26 @@ std::function<void(JsonReader&, DatasetSpec&)> read_idx(std::optional<std::strin
     d.path = r.string("path", default_path);
     d.train_samples = int(r.integer("train_samples", 0, 0, 100'000'000));
     d.test_samples = int(r.integer("test_samples", 0, 0, 100'000'000));
+    d.skip_train = int(r.integer("skip_train", 0, 0, 100'000'000));
+    if (r.has("classes")) {
+      for (auto c : r.integers("classes", 0, 1 << 16)) {
+        if (std::find(d.keep_classes.begin(), d.keep_classes.end(), int(c)) != d.keep_classes.end())
+          r.fail("classes", "class " + std::to_string(c) + " listed twice");
+        d.keep_classes.push_back(int(c));
+      }
+      if (d.keep_classes.size() < 2) r.fail("classes", "at least two classes to tell apart");
+    }
   };
 }
 
 TrainTest load_idx(const DatasetSpec& d, std::uint64_t) {
   TrainTest tt = load_idx_dataset(d.path, d.kind);
-  tt.train = tt.train.head(d.train_samples);
-  tt.test = tt.test.head(d.test_samples);
+  for (int c : d.keep_classes)
+    if (c >= tt.train.classes)
+      throw std::invalid_argument("dataset.classes: class " + std::to_string(c) + " not in " + d.path + " (0 to " +
+                                  std::to_string(tt.train.classes - 1) + ")");
+  tt.train = tt.train.from(d.skip_train).only_classes(d.keep_classes).head(d.train_samples);
+  tt.test = tt.test.only_classes(d.keep_classes).head(d.test_samples);
   return tt;
 }
 
@@ -35,7 +50,9 @@ DatasetInfo generated(const std::string& name, const std::string& line, const st
           [params](JsonReader& r, DatasetSpec& d) { d.params = read_numeric_params(r, params); }, std::move(load)};
 }
 
-const std::vector<ParamDoc> kIdxParams = {{"train_samples", "0 (all)", "use only the first N training samples"},
+const std::vector<ParamDoc> kIdxParams = {{"skip_train", "0", "skip the first N training samples (then train_samples)"},
+                                          {"classes", "all", "only these classes, relabelled 0, 1, ... in this order"},
+                                          {"train_samples", "0 (all)", "use only the first N training samples"},
                                           {"test_samples", "0 (all)", "use only the first N test samples"}};
 
 }  // namespace

@@ -15,6 +15,7 @@ struct ModelSpec {
   std::vector<int> hidden;   // mlp, autoencoder: hidden layer sizes
   std::string profile;       // profile: a name from workload_profiles()
   std::string classifier;    // gan: the feature classifier's parameter file, resolved against the scenario's folder
+  std::string base;          // feature_extraction, fine_tuning: the pre-trained CNN's parameter file, resolved so
   double param(const std::string& name) const { return params.at(name); }
 };
 

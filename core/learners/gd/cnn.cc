@@ -57,6 +57,18 @@ ParamSet Cnn::init(std::uint64_t seed) const {
 }
 
 Eigen::MatrixXf Cnn::forward(const ParamSet& p, const Eigen::MatrixXf& x, Tape* t) const {
+  return head_.forward(p, convolutions(p, x, t), &t->head);
+}
+
+Eigen::MatrixXf Cnn::features(const ParamSet& p, const Eigen::MatrixXf& x, bool through_dense) const {
+  Tape& t = scratch();
+  const Eigen::MatrixXf& flat = convolutions(p, x, &t);
+  if (!through_dense) return flat;
+  const DenseNet dense({conv_outputs(), int(p[5].values.size())}, {Act::kRelu}, 4);
+  return dense.forward(p, flat);
+}
+
+const Eigen::MatrixXf& Cnn::convolutions(const ParamSet& p, const Eigen::MatrixXf& x, Tape* t) const {
   const int batch = int(x.cols());
   const CMap img(x.data(), x.size(), 1);  // (B H W) x 1 channel: a sample's pixels are contiguous
   im2col(img, c1_, batch, &t->cols1);
@@ -75,7 +87,7 @@ Eigen::MatrixXf Cnn::forward(const ParamSet& p, const Eigen::MatrixXf& x, Tape* 
   for (int b = 0; b < batch; ++b)
     for (Eigen::Index c = 0; c < ch; ++c)
       for (Eigen::Index q = 0; q < pos; ++q) t->flat(c * pos + q, b) = t->pooled2(b * pos + q, c);
-  return head_.forward(p, t->flat, &t->head);
+  return t->flat;
 }
 
 Eigen::MatrixXf Cnn::logits(const ParamSet& p, const Eigen::MatrixXf& x) const { return forward(p, x, &scratch()); }

@@ -20,9 +20,15 @@ class Cnn : public Classifier {
                            ParamSet* grad) const override;
   Eigen::MatrixXf logits(const ParamSet& p, const Eigen::MatrixXf& x) const override;
   double train_flops_per_sample() const override;
+  // Inference up to a layer (transfer learning's frozen part): the flattened
+  // activations after the convolutions (conv2 x positions per sample), or after
+  // the dense ReLU layer too.
+  Eigen::MatrixXf features(const ParamSet& p, const Eigen::MatrixXf& x, bool through_dense) const;
+  int conv_outputs() const { return c2_.out_channels * (side_ / 4) * (side_ / 4); }
 
  private:
   struct Tape;
+  const Eigen::MatrixXf& convolutions(const ParamSet& p, const Eigen::MatrixXf& x, Tape* t) const;  // t->flat
   static Tape& scratch();  // this thread's tape and buffers
   Eigen::MatrixXf forward(const ParamSet& p, const Eigen::MatrixXf& x, Tape* t) const;
   int side_;
