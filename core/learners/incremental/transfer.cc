@@ -63,13 +63,6 @@ Transfer::Transfer(std::string name, const TransferOptions& o)
 
 const std::vector<MetricInfo>& Transfer::metrics() const { return classifier_metrics(); }
 
-std::size_t Transfer::head_parameters() const { return element_count(init(1)); }
-std::size_t Transfer::frozen_parameters() const {
-  std::size_t n = 0;
-  for (std::size_t i = 0; i < (o_.through_dense ? 6u : 4u); ++i) n += std::size_t(base_[i].values.size());
-  return n;
-}
-
 ParamSet Transfer::init(std::uint64_t seed) const {
   if (!o_.continue_head) return init_networks(seed, {&head_});
   ParamSet p;  // the file's layers above the cut, renumbered from 0

@@ -47,9 +47,6 @@ class Transfer : public Learner {
   double train_flops_per_sample() const override { return head_.train_flops_per_sample(); }
   const std::vector<MetricInfo>& metrics() const override;
   std::vector<double> evaluate(const ParamSet& p, const Dataset& test) const override;
-  // Parameters the model holds (the head) and the pre-trained network's: what travels against what does not.
-  std::size_t head_parameters() const;
-  std::size_t frozen_parameters() const;
 
  private:
   struct Features;
