@@ -24,9 +24,11 @@ double pair_count(const Dataset& d) {
 }
 }  // namespace
 
-RankSvm::RankSvm(const Dataset& train, CocoaParams cp)
-    : Cocoa(with_certificate(ranking_metrics()), train.features(), 1, DualLoss{}, cp, pair_count(train),
-            pair_count(train) / std::max(1, train.size())) {}
+RankSvm::RankSvm(const Dataset& train, CocoaParams cp) : RankSvm(train, cp, pair_count(train)) {}
+
+RankSvm::RankSvm(const Dataset& train, CocoaParams cp, double pairs)
+    : Cocoa(with_certificate(ranking_metrics()), train.features(), 1, DualLoss{}, cp, pairs,
+            pairs / std::max(1, train.size())) {}
 
 void RankSvm::coords_of(const Dataset& d, int unit, std::vector<DualCoord>* out) const { pairs_of(d, unit, out); }
 

@@ -16,6 +16,9 @@ class RankSvm : public Cocoa {
 
  protected:
   void coords_of(const Dataset& d, int unit, std::vector<DualCoord>* out) const override;
+
+ private:
+  RankSvm(const Dataset& train, CocoaParams cp, double pairs);  // pairs: the training set's, counted once
 };
 
 }  // namespace geotrain
