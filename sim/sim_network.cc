@@ -7,6 +7,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "sim/capped_cubic.h"
 #include "sim/link_queue.h"
 #include "sim/link_sizing.h"
 #include "sim/packet_loss_model.h"
@@ -71,6 +72,7 @@ SimNetwork::SimNetwork(const Scenario& sc, const Deployment& dep) {
   // one segment turns into spurious timeouts forever (measured: 56 s for
   // 400 KB on a 10 Gbps LAN).
   Config::SetDefault("ns3::TcpSocket::DelAckTimeout", TimeValue(MilliSeconds(40)));
+  Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(CappedCubic::GetTypeId()));
   settings_ = {
       {"segment_bytes", n.segment_bytes},
       {"segment_rule",
@@ -91,7 +93,7 @@ SimNetwork::SimNetwork(const Scenario& sc, const Deployment& dep) {
       {"delayed_ack_timeout_ms", 40},
       {"min_rto_ms", n.min_rto_ms},
       {"rto", "srtt + max(4 x rttvar, min_rto), as Linux"},
-      {"tcp_variant", "TcpCubic"},
+      {"tcp_variant", "TcpCubic, cwnd held below 2 GiB (ns-3 3.37 lets it wrap)"},
       {"network_model", "ns-3 " + std::string("3.37") + " point-to-point"}};
 
   hosts_.Create(std::uint32_t(dep.nodes.size()));

@@ -109,7 +109,8 @@ RunResult run_simulation(const Scenario& sc, const SimOptions& opt) {
       result.error = "the simulation ran out of events at " + std::to_string(result.sim_time_s) + " s after " +
                      std::to_string(result.rounds) +
                      " rounds: nothing more could happen (TCP gave up on a path? every packet lost?); "
-                     "the stop condition was never reached";
+                     "the stop condition was never reached" +
+                     (transport->unfinished().empty() ? std::string() : "; unfinished:\n" + transport->unfinished());
     else if (result.rounds == 0)
       result.error = "no round completed within stop.sim_time_s = " + std::to_string(sc.stop.sim_time_s) + " s";
     actors.clear();

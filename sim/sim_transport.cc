@@ -168,6 +168,22 @@ void SimTransport::pump(TcpConn& c) {
   }
 }
 
+std::string SimTransport::unfinished() const {
+  std::string out;
+  for (const auto& [k, c] : conns_) {
+    if (c->in_flight.empty() && c->queued.empty()) continue;
+    std::uint64_t awaited = 0, queued = 0;
+    for (const auto& m : c->in_flight) awaited += m.wire_bytes;
+    for (const auto& [key, m] : c->queued) queued += m.wire_bytes;
+    out += "node " + std::to_string(k.first) + " -> " + std::to_string(k.second) + ": " +
+           std::to_string(c->in_flight.size()) + " message(s) of " + std::to_string(awaited) + " bytes started, " +
+           std::to_string(c->received) + " received, " + std::to_string(c->unwritten) +
+           " not yet given to TCP (its send buffer has room for " + std::to_string(c->socket->GetTxAvailable()) +
+           "); " + std::to_string(c->queued.size()) + " queued (" + std::to_string(queued) + " bytes)\n";
+  }
+  return out;
+}
+
 void SimTransport::on_connected(ns3::Ptr<ns3::Socket> s) {
   TcpConn& c = *by_socket_.at(ns3::PeekPointer(s));
   c.connected = true;

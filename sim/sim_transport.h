@@ -32,6 +32,7 @@ class SimTransport : public Transport {
   SimTransport(SimNetwork& net, Deliver deliver);
   ~SimTransport() override;
   void send(Message msg) override;
+  std::string unfinished() const override;
   // One best-effort datagram: fragment `h` of a message, `chunk_bytes` of it
   // (send() cuts messages into these; tests forge them).
   void send_fragment(NodeId from, NodeId to, const FragmentHeader& h, std::uint32_t chunk_bytes);

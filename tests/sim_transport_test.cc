@@ -7,6 +7,7 @@
 #include <ns3/core-module.h>
 
 #include "core/deployment.h"
+#include "sim/capped_cubic.h"
 #include "sim/sim_network.h"
 #include "tests/test_util.h"
 
@@ -143,6 +144,27 @@ TEST(SimTransport, ForgedDatagramsAreDroppedAndCounted) {
   EXPECT_EQ(counters.rejected, 2u);
   ASSERT_EQ(got.size(), 1u);
   EXPECT_EQ(got[0].round, 3);
+}
+
+// ns-3 3.37 grows an application-limited sender's cwnd (a uint32_t) on every
+// ACK; after about 8.6 GB on one lossless connection it wrapped below one
+// segment and the sender stalled for ever. The congestion control the
+// simulation installs holds it below 2 GiB instead.
+TEST(CappedCubic, CwndNeverWrapsWhereTcpCubicDoes) {
+  const auto grow = [](ns3::Ptr<ns3::TcpCongestionOps> cc, std::uint32_t cwnd) {
+    auto tcb = ns3::CreateObject<ns3::TcpSocketState>();
+    tcb->m_segmentSize = 64000;
+    tcb->m_ssThresh = std::numeric_limits<std::uint32_t>::max();  // slow start: + one segment per segment acked
+    tcb->m_cWnd = cwnd;
+    cc->IncreaseWindow(tcb, 4);
+    return tcb->m_cWnd.Get();
+  };
+  const std::uint32_t near_wrap = std::numeric_limits<std::uint32_t>::max() - 100000;
+  EXPECT_LT(grow(ns3::CreateObject<ns3::TcpCubic>(), near_wrap), 1u << 20);  // the wrap the cap prevents
+  EXPECT_EQ(grow(ns3::CreateObject<sim::CappedCubic>(), near_wrap), sim::CappedCubic::kMaxCwndBytes);
+  EXPECT_EQ(grow(ns3::CreateObject<sim::CappedCubic>(), sim::CappedCubic::kMaxCwndBytes - 100000),
+            sim::CappedCubic::kMaxCwndBytes);
+  EXPECT_EQ(grow(ns3::CreateObject<sim::CappedCubic>(), 1000000), 1000000 + 4 * 64000);  // below it: TcpCubic's
 }
 
 }  // namespace
