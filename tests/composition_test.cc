@@ -92,10 +92,14 @@ std::vector<Combo> whole_product() {
   return out;
 }
 
-// The reason a refusal gives, without the file and path, for counting.
+// The reason a refusal gives, without the file and with the policy it names
+// as "P", for counting by reason.
 std::string reason_of(const std::string& what) {
   const auto colon = what.find(": ");
-  return colon == std::string::npos ? what : what.substr(colon + 2);
+  std::string r = colon == std::string::npos ? what : what.substr(colon + 2);
+  const auto n = r.rfind(", not \"");
+  if (n != std::string::npos) r = r.substr(0, n) + ", not \"P\"";
+  return r;
 }
 
 // Runs the job a few rounds; an empty string when every check held.

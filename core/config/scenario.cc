@@ -5,6 +5,7 @@
 
 #include "core/codec/codec_registry.h"
 #include "core/config/learner_fit.h"
+#include "core/config/stack_fit.h"
 #include "core/data/dataset_registry.h"
 #include "core/deployment.h"
 #include "core/learners/learner_registry.h"
@@ -147,52 +148,23 @@ void read_scheduler(JsonReader r, SchedulerChoice& c) {
   r.finish();
 }
 
-// A scheduled group relays one model to all and sums dense pushes on the way:
-// that needs every member to push and pull every round, the same model for
-// all, and pushes a relay can add.
-void read_schedule(JsonReader r, const Scenario& sc, ScheduleSpec& s) {
+void read_schedule(JsonReader r, ScheduleSpec& s) {
   read_scheduler(r.object_or_empty("lan"), s.lan);
   read_scheduler(r.object_or_empty("wan"), s.wan);
-  for (const auto& [tier, choice] : {std::make_pair("lan", &s.lan), std::make_pair("wan", &s.wan)}) {
-    if (!choice->on()) continue;
-    const std::string what = std::string(tier) + ".kind";
-    if (sc.policy != "bsp")
-      r.fail(what, "scheduler \"" + choice->kind +
-                       "\" runs under policy bsp (every member pushes and pulls each "
-                       "round), not \"" +
-                       sc.policy + "\"");
-    const CompressionSpec& c = sc.compression;
-    const bool lan = std::string(tier) == "lan";
-    if ((lan ? c.lan_push : c.wan_push).kind != "none" || (lan ? c.lan_pull : c.wan_pull).kind != "none")
-      r.fail(what, "scheduler \"" + choice->kind + "\" needs compression." + tier + "_push and " + tier +
-                       "_pull to be none (relays sum dense pushes and pass one model on)");
-    if (sc.dgt.on()) r.fail(what, "scheduler \"" + choice->kind + "\" does not combine with dgt");
-  }
   r.finish();
 }
 
-void read_p3(JsonReader r, const Scenario& sc, P3Spec& p) {
+void read_p3(JsonReader r, P3Spec& p) {
   const P3Spec def;
   p.slice_elements = std::uint64_t(r.integer("slice_elements", std::int64_t(def.slice_elements), 0, 1 << 30));
   p.forward_fraction = r.number("forward_fraction", def.forward_fraction, 0, 1);
-  if (p.on() && sc.dgt.on()) r.fail("slice_elements", "p3 does not combine with dgt (both send pushes in parts)");
-  if (p.on() && sc.schedule.any())
-    r.fail("slice_elements", "p3 does not combine with schedule (relays pass whole messages on)");
   r.finish();
 }
 
-void read_multigps(JsonReader r, const Scenario& sc, MultiGpsSpec& m) {
+void read_multigps(JsonReader r, MultiGpsSpec& m) {
   const MultiGpsSpec def;
   m.servers = int(r.integer("servers", def.servers, 1, 64));
   m.split_above = std::uint64_t(r.integer("split_above", std::int64_t(def.split_above), 1, std::int64_t(1) << 40));
-  if (m.servers > 1) {
-    if (sc.policy != "bsp")
-      r.fail("servers",
-             "several global servers run under policy bsp (every shard closes every round), not \"" + sc.policy + "\"");
-    if (sc.compression.any()) r.fail("servers", "several global servers need no codec on any stream");
-    if (sc.dgt.on() || sc.p3.on() || sc.schedule.any())
-      r.fail("servers", "several global servers do not combine with dgt, p3 or schedule");
-  }
   r.finish();
 }
 
@@ -271,12 +243,13 @@ Scenario read_scenario(nlohmann::json j, const std::string& path, const std::vec
   read_compute(r.object_or_empty("compute"), sc.compute, sc.topology.total_workers());
   read_compression(r.object_or_empty("compression"), sc.compression);
   read_dgt(r.object_or_empty("dgt"), sc.dgt);
-  read_schedule(r.object_or_empty("schedule"), sc, sc.schedule);
-  read_p3(r.object_or_empty("p3"), sc, sc.p3);
-  read_multigps(r.object_or_empty("multigps"), sc, sc.multigps);
-  // What the learner cannot run under (core/config/learner_fit.h): the first misfit, at its key.
-  const auto misfits = learner_misfits(*find_entry(learner_registry(), sc.model.kind), sc);
-  if (!misfits.empty()) throw ConfigError(r.file(), misfits.front().path, misfits.front().reason);
+  read_schedule(r.object_or_empty("schedule"), sc.schedule);
+  read_p3(r.object_or_empty("p3"), sc.p3);
+  read_multigps(r.object_or_empty("multigps"), sc.multigps);
+  // Which parts of the stack combine (core/config/stack_fit.h), then what the
+  // learner cannot run under (core/config/learner_fit.h): the first misfit, at its key.
+  for (const auto& misfits : {stack_misfits(sc), learner_misfits(*find_entry(learner_registry(), sc.model.kind), sc)})
+    if (!misfits.empty()) throw ConfigError(r.file(), misfits.front().path, misfits.front().reason);
   r.finish();
   return sc;
 }

@@ -272,4 +272,10 @@ nlohmann::json DgtNode::report(TimeNs now) const {
   return j;
 }
 
+StackNeeds dgt_stack_needs() {
+  StackNeeds n;
+  n.cuts_pushes = true;
+  return n;
+}
+
 }  // namespace geotrain

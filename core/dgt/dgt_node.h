@@ -28,8 +28,12 @@
 
 #include "core/config/scenario.h"
 #include "core/layer_node.h"
+#include "core/stack_needs.h"
 
 namespace geotrain {
+
+// What DGT asks of the rest of the stack (core/config/stack_fit.h): it sends WAN pushes in parts.
+StackNeeds dgt_stack_needs();
 
 class DgtNode : public LayerNode {
  public:

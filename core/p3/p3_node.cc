@@ -169,4 +169,10 @@ nlohmann::json P3Node::report(TimeNs now) const {
   return j;
 }
 
+StackNeeds p3_stack_needs() {
+  StackNeeds n;
+  n.cuts_pushes = true;
+  return n;
+}
+
 }  // namespace geotrain

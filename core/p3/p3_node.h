@@ -22,8 +22,12 @@
 
 #include "core/config/scenario.h"
 #include "core/layer_node.h"
+#include "core/stack_needs.h"
 
 namespace geotrain {
+
+// What P3 asks of the rest of the stack (core/config/stack_fit.h): it sends pushes in slices.
+StackNeeds p3_stack_needs();
 
 class P3Node : public LayerNode {
  public:

@@ -12,6 +12,15 @@ SchedulerInfo entry(std::string name, std::string description, std::vector<Numer
   s.doc = numeric_doc(name, description, params);
   s.params = std::move(params);
   s.make = std::move(make);
+  if (s.make) {  // a scheduler that relays: one model to all, dense pushes summed on the way, whole messages
+    s.needs.lockstep = true;
+    s.needs.why_lockstep = "every member pushes and pulls each round";
+    s.needs.dense = StackNeeds::Dense::kOwnTier;
+    s.needs.why_dense = "relays sum dense pushes and pass one model on";
+    s.needs.whole_messages = true;
+    s.needs.why_whole = "relays pass whole messages on";
+    s.needs.routes = true;
+  }
   return s;
 }
 

@@ -11,6 +11,7 @@
 
 #include "core/registry.h"
 #include "core/sched/group_scheduler.h"
+#include "core/stack_needs.h"
 
 namespace geotrain {
 
@@ -19,6 +20,7 @@ struct SchedulerInfo {
   std::vector<NumericParam> params;  // read by the scenario loader
   // One group's scheduler; null for `direct`.
   std::function<std::unique_ptr<GroupScheduler>(const NumericParams&, const SchedGroup&)> make;
+  StackNeeds needs;  // what it asks of the rest of the stack (core/config/stack_fit.h)
 };
 
 const std::vector<SchedulerInfo>& scheduler_registry();

@@ -156,4 +156,16 @@ nlohmann::json ShardNode::report(TimeNs now) const {
   return j;
 }
 
+StackNeeds multigps_stack_needs() {
+  StackNeeds n;
+  n.lockstep = true;
+  n.why_lockstep = "every shard closes every round";
+  n.dense = StackNeeds::Dense::kAll;
+  n.why_dense = "each server sums its dense range of every push";
+  n.whole_messages = true;
+  n.why_whole = "it cuts pushes across the servers itself";
+  n.routes = true;
+  return n;
+}
+
 }  // namespace geotrain

@@ -19,8 +19,12 @@
 #include "core/layer_node.h"
 #include "core/monitor.h"
 #include "core/shard/shard_map.h"
+#include "core/stack_needs.h"
 
 namespace geotrain {
+
+// What several global servers ask of the rest of the stack (core/config/stack_fit.h).
+StackNeeds multigps_stack_needs();
 
 class ShardNode : public LayerNode {
  public:
