@@ -7,16 +7,21 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <map>
+#include <random>
 
 #include "core/codec/codec_registry.h"
 #include "core/config/json_reader.h"
 #include "core/config/scenario.h"
 #include "core/monitor.h"
 #include "core/policies/policy_registry.h"
+#include "core/roles/served_copies.h"
 #include "core/sched/scheduler_registry.h"
 #include "core/testing/fake_job.h"
 #include "core/wire.h"
+#include "tests/real_test_util.h"
 
 namespace geotrain {
 namespace {
@@ -160,6 +165,76 @@ TEST(Composition, EveryCombinationRunsOrIsRefusedWithItsReason) {
   for (std::size_t i = 0; i < failures.size() && i < 40; ++i) ADD_FAILURE() << failures[i];
   EXPECT_TRUE(failures.empty()) << failures.size() << " runnable combinations failed";
   EXPECT_GT(runnable, 1000);
+}
+
+// A seeded sample of the runnable combinations, each run from one scenario
+// file by `geotrain sim` (ns-3) and `geotrain launch` (processes on
+// loopback): 32 under policies whose computation does not depend on timing,
+// where every stream must carry the same payloads of the same bytes in both,
+// and 16 under the others, which must run to their rounds in both.
+TEST(Composition, ASampleRunsInNs3AndLaunchWithTheSamePayloadBytes) {
+  const std::vector<Combo> all = whole_product();
+  std::mt19937_64 rng(20261204);
+  std::uniform_int_distribution<std::size_t> pick(0, all.size() - 1);
+  const std::string dir = testing::fresh_dir("composition");
+  std::filesystem::create_directories(dir);
+  int exact = 0, timed = 0;
+  std::string untimed;
+  for (const auto& p : policy_registry())
+    if (!policy_needs(p, default_params(p)).timing_dependent) untimed += " " + p.name;
+  std::printf("policies whose runs do not depend on timing:%s\n", untimed.c_str());
+  while (exact < 32 || timed < 16) {
+    const Combo& c = all[pick(rng)];
+    const nlohmann::json j = scenario_json(c);
+    Scenario sc;
+    try {
+      sc = read_scenario(j, "composition.json", {});
+    } catch (const ConfigError&) {
+      continue;
+    }
+    const bool timing = policy_needs(*find_policy(sc.policy), sc.policy_params).timing_dependent;
+    if (timing ? timed >= 16 : exact >= 32) continue;
+    ++(timing ? timed : exact);
+    const std::string file = dir + "/c" + std::to_string(exact + timed) + ".json";
+    std::ofstream(file) << j.dump(2);
+    const auto sim = testing::run_geotrain("sim " + file + " --out " + dir + "/sim -q");
+    ASSERT_EQ(sim.exit_code, 0) << c.name() << "\n" << sim.output;
+    const nlohmann::json s = testing::read_json(dir + "/sim/summary.json");
+    const nlohmann::json l = testing::launch_summary(file, {}, "composition-launch");
+    ASSERT_FALSE(l.is_null()) << c.name();
+    EXPECT_GE(l["rounds"].get<int>(), 3) << c.name();
+    for (const char* stream : {"lan_push", "lan_pull", "wan_push", "wan_pull"}) {
+      const bool in_sim = s["compression"].contains(stream), in_launch = l["compression"].contains(stream);
+      EXPECT_EQ(in_sim, in_launch) << c.name() << " " << stream;
+      if (timing || !in_sim || !in_launch) continue;  // (a flat job has no LAN streams)
+      const nlohmann::json &a = s["compression"][stream], &b = l["compression"][stream];
+      EXPECT_EQ(a["payloads"], b["payloads"]) << c.name() << " " << stream;
+      EXPECT_EQ(a["sent_bytes"], b["sent_bytes"]) << c.name() << " " << stream;
+    }
+  }
+  std::filesystem::remove_all(dir);
+}
+
+// A server's answers to each child through a stochastic pull codec do not
+// depend on the order the children ask in (real mode's order is the network's):
+// each child's answers draw their own random numbers. Found by the sample above.
+TEST(Composition, PullAnswersDoNotDependOnTheOrderChildrenAsk) {
+  ParamSet initial = {ParamBlock{0, Eigen::VectorXf::Zero(500)}};
+  ParamSet model = {ParamBlock{0, Eigen::VectorXf::LinSpaced(500, -1, 1)}};
+  CodecChoice qsgd{"qsgd", {{"levels", 4}}};
+  const auto answers = [&](std::vector<NodeId> order) {
+    ServedCopies copies(initial);
+    StreamEncoder enc(qsgd, {Tier::kWan, 7, 0}, /*fresh=*/true);
+    std::map<NodeId, std::vector<std::uint64_t>> out;
+    for (int round = 0; round < 2; ++round)
+      for (NodeId child : order) {
+        const auto p = copies.serve(child, model, enc, false, 0);
+        out[child].push_back(std::hash<std::string>{}(
+            std::string(reinterpret_cast<const char*>(p->coded.at(0).bytes.data()), p->coded.at(0).bytes.size())));
+      }
+    return out;
+  };
+  EXPECT_EQ(answers({1, 2, 3}), answers({3, 1, 2}));
 }
 
 }  // namespace

@@ -28,9 +28,10 @@ void StreamEncoder::record(TimeNs now) {
     history_.push_back({now, bytes_});
 }
 
-std::shared_ptr<const Payload> StreamEncoder::encode(std::shared_ptr<const Payload> p, TimeNs now) {
+std::shared_ptr<const Payload> StreamEncoder::encode(std::shared_ptr<const Payload> p, TimeNs now,
+                                                     std::optional<std::uint64_t> draw) {
   if (!p) return p;
-  std::shared_ptr<const Payload> out = encode_counted(std::move(p));
+  std::shared_ptr<const Payload> out = encode_counted(std::move(p), draw);
   record(now);
   return out;
 }
@@ -48,7 +49,8 @@ std::optional<CodedBlock> StreamEncoder::encode_stand_in(const ParamBlock& b) co
   return c;
 }
 
-std::shared_ptr<const Payload> StreamEncoder::encode_counted(std::shared_ptr<const Payload> p) {
+std::shared_ptr<const Payload> StreamEncoder::encode_counted(std::shared_ptr<const Payload> p,
+                                                             std::optional<std::uint64_t> draw) {
   const std::uint64_t dense = wire_size(p.get());
   ++bytes_.payloads;
   bytes_.dense_bytes += dense;
@@ -56,7 +58,11 @@ std::shared_ptr<const Payload> StreamEncoder::encode_counted(std::shared_ptr<con
     bytes_.sent_bytes += dense;
     return p;
   }
-  if (fresh_) {
+  if (fresh_ && draw) {
+    EncoderContext c = ctx_;
+    c.seed = ctx_.seed ^ (*draw * 0xD1B54A32D192ED03ull + 0x8CB92BA72F3D8DD7ull);
+    enc_ = info_->make(choice_.params, c);
+  } else if (fresh_) {
     enc_ = info_->make(choice_.params, ctx_);
     ++ctx_.seed;  // new random draws each time, still fixed by the seed
   }

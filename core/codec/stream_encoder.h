@@ -5,6 +5,7 @@
 // they cost as sent, for the summary's compression ratios.
 #pragma once
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,8 +34,13 @@ class StreamEncoder {
   StreamEncoder(const CodecChoice& choice, const EncoderContext& ctx, bool fresh = false);
   bool active() const { return info_ && info_->make; }
   // `p` as it goes on the wire at time `now` (the same object when nothing is
-  // encoded: a `none` stream only counts).
-  std::shared_ptr<const Payload> encode(std::shared_ptr<const Payload> p, TimeNs now);
+  // encoded: a `none` stream only counts). `draw`, for a fresh stream: which
+  // random numbers this payload's encoder draws (a pull's child and its count
+  // of pulls), so that real mode, where children's requests arrive in any
+  // order, encodes each child's answers as the simulation does; without it,
+  // the next draw of the stream's sequence.
+  std::shared_ptr<const Payload> encode(std::shared_ptr<const Payload> p, TimeNs now,
+                                        std::optional<std::uint64_t> draw = std::nullopt);
   const StreamBytes& bytes() const { return bytes_; }
   const std::vector<StreamSample>& history() const { return history_; }
   // Records its totals there after each encode instead of keeping a history.
@@ -42,7 +48,7 @@ class StreamEncoder {
   const std::string& kind() const { return choice_.kind; }
 
  private:
-  std::shared_ptr<const Payload> encode_counted(std::shared_ptr<const Payload> p);
+  std::shared_ptr<const Payload> encode_counted(std::shared_ptr<const Payload> p, std::optional<std::uint64_t> draw);
   std::optional<CodedBlock> encode_stand_in(const ParamBlock& b) const;
   void record(TimeNs now);
   const CodecInfo* info_ = nullptr;

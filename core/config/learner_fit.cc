@@ -74,10 +74,8 @@ std::vector<Misfit> learner_misfits(const LearnerInfo& l, const Scenario& sc) {
 std::vector<std::string> accepted_policies(const LearnerInfo& l) {
   std::vector<std::string> out;
   for (const auto& p : policy_registry()) {
-    PolicyParams defaults;
-    for (const auto& ps : p.params) defaults[ps.name] = ps.default_value;
     std::vector<Misfit> m;
-    policy_misfits(l, p, defaults, m);
+    policy_misfits(l, p, default_params(p), m);
     if (m.empty()) out.push_back(p.name);
   }
   return out;

@@ -48,9 +48,7 @@ void dense_misfit(const StackPart& p, const CompressionSpec& c, std::vector<Misf
 std::vector<std::string> lockstep_policies() {
   std::vector<std::string> out;
   for (const auto& p : policy_registry()) {
-    PolicyParams defaults;
-    for (const auto& ps : p.params) defaults[ps.name] = ps.default_value;
-    if (is_lockstep(p, defaults)) out.push_back(p.name);
+    if (is_lockstep(p, default_params(p))) out.push_back(p.name);
   }
   return out;
 }

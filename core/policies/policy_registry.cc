@@ -30,8 +30,15 @@ PolicyNeeds policy_needs(const PolicyInfo& p, const PolicyParams& params) {
     n.model_averaging |= s->pushes_model_delta() || s->mixes_models() || s->local_rounds_per_push() > 1 ||
                          s->syncs_in_background() || s->local_steps(1000, 1) > 1;
     n.reads_values |= s->syncs_in_background();
+    n.timing_dependent |= n.stale_updates || s->uses_state_server();
   }
   return n;
+}
+
+PolicyParams default_params(const PolicyInfo& p) {
+  PolicyParams out;
+  for (const auto& ps : p.params) out[ps.name] = ps.default_value;
+  return out;
 }
 
 const PolicyInfo* find_policy(const std::string& name) {

@@ -40,8 +40,13 @@ struct PolicyNeeds {
   bool stale_updates = false;  // applies an update computed on an older model (accepts a late round, never waits, ...)
   bool model_averaging = false;  // pushes model changes after local steps, mixes or averages models
   bool reads_values = false;     // filters what it sends by the parameters' values (gaia)
+  // What it computes depends on when messages arrive (stale updates, steps a
+  // state server balances): its runs in ns-3 and in real mode differ.
+  bool timing_dependent = false;
 };
 PolicyNeeds policy_needs(const PolicyInfo& p, const PolicyParams& params);
+// Every parameter of `p` at its default.
+PolicyParams default_params(const PolicyInfo& p);
 // By name or alias; null when unknown.
 const PolicyInfo* find_policy(const std::string& name);
 // Every accepted `kind`: names and aliases.

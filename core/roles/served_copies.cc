@@ -79,7 +79,9 @@ std::shared_ptr<const Payload> ServedCopies::serve(NodeId child, const ParamSet&
   change->from_zero = whole;
   change->blocks = params;
   add_scaled(change->blocks, c.blocks, -1.0f);
-  std::shared_ptr<const Payload> sent = codec.encode(std::move(change), now);
+  // The child's own sequence of draws: independent of the order children ask in.
+  const std::uint64_t draw = (std::uint64_t(child) << 40) + served_[child]++;
+  std::shared_ptr<const Payload> sent = codec.encode(std::move(change), now, draw);
   accumulate(c, *sent);  // what the child holds once it adds it, computed the same way
   return sent;
 }

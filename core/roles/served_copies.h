@@ -38,7 +38,8 @@ class ServedCopies {
   Payload& copy(NodeId child);
   const ParamSet* initial_;
   std::map<NodeId, Payload> copies_;
-  bool unknown_ = false;  // children's copies are not the initial model (after forget())
+  std::map<NodeId, std::uint64_t> served_;  // answers sent to each child: its answers' random draws
+  bool unknown_ = false;                    // children's copies are not the initial model (after forget())
 };
 
 // A child's side: its copy of the server's model, advanced by each response.
