@@ -53,6 +53,7 @@ def main():
                      glob.glob(os.path.join(src, "topologies/*.json")))
     shipped += sorted(glob.glob(os.path.join(src, "scenarios/regress/*.json")))
     shipped += sorted(glob.glob(os.path.join(src, "scenarios/fidelity/*.json")))
+    shipped += sorted(glob.glob(os.path.join(src, "scenarios/headline/*.json")))
     shipped = [p for p in shipped if not p.endswith(".schema.json") and not p.endswith(".expected.json")]
     for p in shipped:
         doc = load(p)
