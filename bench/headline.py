@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""The headline rows (scenarios/headline/) over seeds: time to the target accuracy, final accuracy
+and WAN bytes per row, as means with 95% intervals, and each row's speed-up over flat PS bsp and its
+time against the one-data-centre row.
+
+Usage: bench/headline.py [--out DIR] [--seeds 1,2,3,4,5] [-j 2] [--table-only]
+It runs `geotrain sweep examples/sweeps/headline.json` with the seeds given (resuming: finished
+points are kept), then prints a Markdown table; `geotrain report DIR` draws every row's accuracy
+against time on one plot.
+"""
+import argparse
+import csv
+import json
+import math
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+GEOTRAIN = os.environ.get("GEOTRAIN_BIN", os.path.join(ROOT, "build", "geotrain"))
+SWEEP = os.path.join(ROOT, "examples", "sweeps", "headline.json")
+# Student's t at 97.5% for n - 1 degrees of freedom (n = 2..10).
+T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262}
+
+
+def interval(xs):
+    """Mean and the half-width of its 95% interval ('' with one value)."""
+    m = statistics.mean(xs)
+    if len(xs) < 2:
+        return m, None
+    return m, T975.get(len(xs) - 1, 1.96) * statistics.stdev(xs) / math.sqrt(len(xs))
+
+
+def fmt(mh, digits):
+    m, h = mh
+    return f"{m:.{digits}f}" if h is None else f"{m:.{digits}f} +- {h:.{digits}f}"
+
+
+def row_names():
+    with open(SWEEP) as f:
+        sw = json.load(f)
+    names = []
+    for arch, policy, comp, sched, topo in zip(*(sw["zip"][k] for k in
+                                                 ("architecture", "policy", "compression", "schedule", "topology"))):
+        if "one-dc" in topo:
+            names.append("one-dc")
+        elif arch == "flat":
+            names.append("flat-bsp")
+        elif policy["kind"] != "bsp" and comp:
+            names.append("full-stack")
+        elif policy["kind"] != "bsp":
+            names.append("hips-" + policy["kind"])
+        elif comp:
+            names.append("hips-" + comp["wan_push"]["kind"])
+        elif sched:
+            names.append("hips-" + sched["wan"]["kind"])
+        else:
+            names.append("hips-bsp")
+    return names
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", default="out/headline")
+    ap.add_argument("--seeds", default="1,2,3,4,5")
+    ap.add_argument("-j", type=int, default=2)
+    ap.add_argument("--table-only", action="store_true")
+    a = ap.parse_args()
+    seeds = [int(s) for s in a.seeds.split(",")]
+    if not a.table_only:
+        with open(SWEEP) as f:
+            sw = json.load(f)
+        sw["seeds"] = seeds
+        sw["base"] = os.path.join(ROOT, "scenarios", "headline", "hips-bsp.json")
+        sw.pop("$schema", None)
+        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as t:
+            json.dump(sw, t)
+        r = subprocess.run([GEOTRAIN, "sweep", t.name, "--out", a.out, "-j", str(a.j)])
+        os.unlink(t.name)
+        if r.returncode != 0:
+            sys.exit(r.returncode)
+    names = row_names()
+    rows = {}
+    with open(os.path.join(a.out, "results.csv")) as f:
+        for rec in csv.DictReader(f):
+            # Points are numbered zip-major: point // seeds is the row.
+            idx = int(rec["point"][1:5]) // len(seeds) if rec["point"].startswith("p") else 0
+            rows.setdefault(names[idx], []).append(rec)
+    times = {n: [float(r["time_to_target_s"]) for r in rs if r["time_to_target_s"]] for n, rs in rows.items()}
+    print(f"| row | seeds reaching 0.82 | time to 0.82 (s) | x faster than flat-bsp | / one-dc | final accuracy | WAN MB |")
+    print("|---|---|---|---|---|---|---|")
+    flat = statistics.mean(times["flat-bsp"]) if times.get("flat-bsp") else None
+    one = statistics.mean(times["one-dc"]) if times.get("one-dc") else None
+    for n in names:
+        rs = rows.get(n, [])
+        if not rs:
+            continue
+        t = times[n]
+        mt = statistics.mean(t) if t else None
+        speed = f"{flat / mt:.1f}" if flat and mt else ""
+        vs_one = f"{mt / one:.2f}" if one and mt else ""
+        acc = interval([float(r["final_test_accuracy"]) for r in rs])
+        wan = interval([float(r["wan_bytes"]) / 1e6 for r in rs])
+        print(f"| {n} | {len(t)}/{len(rs)} | {fmt(interval(t), 1) if t else '-'} | {speed} | {vs_one} | "
+              f"{fmt(acc, 4)} | {fmt(wan, 1)} |")
+
+
+if __name__ == "__main__":
+    main()
