@@ -1,7 +1,5 @@
 #include "core/config/stack_fit.h"
 
-#include <algorithm>
-
 #include "core/dgt/dgt_node.h"
 #include "core/p3/p3_node.h"
 #include "core/policies/policy_registry.h"
