@@ -14,6 +14,7 @@ void add_collect(CLI::App& app);
 void add_sweep(CLI::App& app);
 void add_regress(CLI::App& app);
 void add_report(CLI::App& app);
+void add_claims(CLI::App& app);
 int exit_code();
 
 }  // namespace geotrain::cli

@@ -35,6 +35,9 @@ struct TimelineRow {
   std::map<std::string, StreamBytes> streams;
   // DGT's K at this row's time, the mean over the senders that had pushed (0: none yet, or DGT off).
   double dgt_k = 0;
+  // Training samples the workers had computed by this row's time (every worker's finished steps
+  // x their batches): filled where the roles share one clock (simulation); -1 where unknown.
+  std::int64_t samples = -1;
 };
 
 class RunMonitor {

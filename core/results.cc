@@ -1,5 +1,6 @@
 #include "core/results.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -116,7 +117,8 @@ nlohmann::json summary_json(const RunResult& r) {
 nlohmann::json timeline_row_json(const TimelineRow& r) {
   return {{"time_s", r.time_s},           {"round", r.round},
           {"metrics", r.metrics},         {"loss", r.loss},
-          {"wan_bytes", r.net.wan_bytes}, {"lan_bytes", r.net.lan_bytes}};
+          {"wan_bytes", r.net.wan_bytes}, {"lan_bytes", r.net.lan_bytes},
+          {"samples", r.samples}};
 }
 
 TimelineRow timeline_row_from_json(const nlohmann::json& j) {
@@ -127,6 +129,7 @@ TimelineRow timeline_row_from_json(const nlohmann::json& j) {
   r.loss = j.at("loss");
   r.net.wan_bytes = j.at("wan_bytes");
   r.net.lan_bytes = j.at("lan_bytes");
+  r.samples = j.value("samples", std::int64_t(-1));
   return r;
 }
 
@@ -140,9 +143,12 @@ void write_run_outputs(const std::string& dir, const RunResult& r) {
     for (const auto& [name, s] : r.compression.items()) streams.push_back(name);
   std::ostringstream csv;
   const bool dgt = !r.dgt.is_null();
+  // Samples where the runtime counted them (simulation), else no column.
+  const bool samples = std::any_of(r.timeline.begin(), r.timeline.end(), [](const auto& t) { return t.samples >= 0; });
   csv << "time_s,round";
   for (const auto& m : r.metrics) csv << ',' << m.name;
   csv << ",loss,wan_bytes,lan_bytes";
+  if (samples) csv << ",samples";
   for (const auto& name : streams) csv << ',' << name << "_dense_bytes," << name << "_sent_bytes";
   if (dgt) csv << ",dgt_k";
   csv << '\n' << std::setprecision(10);
@@ -150,6 +156,7 @@ void write_run_outputs(const std::string& dir, const RunResult& r) {
     csv << t.time_s << ',' << t.round;
     for (std::size_t i = 0; i < r.metrics.size(); ++i) csv << ',' << (i < t.metrics.size() ? t.metrics[i] : NAN);
     csv << ',' << t.loss << ',' << t.net.wan_bytes << ',' << t.net.lan_bytes;
+    if (samples) csv << ',' << t.samples;
     for (const auto& name : streams) {
       const auto it = t.streams.find(name);
       const StreamBytes b = it == t.streams.end() ? StreamBytes{} : it->second;

@@ -32,12 +32,18 @@ void RunRecords::close_rows_before(double time_s) {
   for (const auto& s : streams_)
     if (s.total.payloads > 0) now[s.name] += s.total;
   closed_.insert(closed_.end(), n, now);
+  closed_samples_.insert(closed_samples_.end(), n, samples_);
   open_.erase(open_.begin(), open_.begin() + std::ptrdiff_t(n));
 }
 
 void RunRecords::record(int stream, TimeNs t, const StreamBytes& total) {
   close_rows_before(to_seconds(t));
   streams_.at(std::size_t(stream)).total = total;
+}
+
+void RunRecords::count_samples(TimeNs t, int n) {
+  close_rows_before(to_seconds(t));
+  samples_ += n;
 }
 
 void RunRecords::row_at(double time_s) { open_.push_back(time_s); }
@@ -51,6 +57,7 @@ void RunRecords::fill(std::vector<TimelineRow>& rows) {
   for (std::size_t i = 0; i < rows.size() && i < closed_.size(); ++i) {
     for (const auto& n : names) rows[i].streams[n];
     for (const auto& [name, b] : closed_[i]) rows[i].streams[name] += b;
+    rows[i].samples = closed_samples_[i];
   }
 }
 

@@ -33,10 +33,12 @@ class RunRecords {
   // encode, in the order of the shared clock.
   int add_stream(const std::string& name);
   void record(int stream, TimeNs t, const StreamBytes& total);
+  // A worker finished a step of n samples at t.
+  void count_samples(TimeNs t, int n);
   // A timeline row was evaluated at this time (rows come in time order).
   void row_at(double time_s);
   // Every row's per-stream totals, as each stream stood at the row's time
-  // (streams that never carried a payload left out), into `rows`.
+  // (streams that never carried a payload left out), and its samples so far, into `rows`.
   void fill(std::vector<TimelineRow>& rows);
   RoundSpans& spans() { return spans_; }
 
@@ -48,7 +50,9 @@ class RunRecords {
   };
   std::vector<Stream> streams_;
   std::vector<std::map<std::string, StreamBytes>> closed_;  // per row, in order
-  std::vector<double> open_;                                // rows whose time has not passed yet
+  std::vector<std::int64_t> closed_samples_;                // per row, in order
+  std::int64_t samples_ = 0;
+  std::vector<double> open_;  // rows whose time has not passed yet
   RoundSpans spans_;
 };
 

@@ -67,6 +67,7 @@ def main():
     # Example files with their own schema; `validate` reads deployments, not sweeps (the sweep
     # command checks those, with every point, before running).
     for schema_file, pattern, kind, cxx in (("sweep.schema.json", "examples/sweeps/*.json", "sweep", False),
+                                            ("claims.schema.json", "examples/claims/*.json", "claims", False),
                                             ("deployment.schema.json", "examples/multi-host/*.json", "deployment", True)):
         schema = load(os.path.join(src, "scenarios", schema_file))
         validator_for(schema).check_schema(schema)

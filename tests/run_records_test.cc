@@ -1,6 +1,7 @@
-// RunRecords (core/run_records.h): the timeline's per-stream bytes gathered as
-// the run goes equal what per-message histories give (each stream's last
-// sample at or before each row's time), whatever ties in time; round spans.
+// RunRecords (core/run_records.h): the timeline's per-stream bytes and samples
+// gathered as the run goes equal what per-message histories give (each stream's
+// last sample, every step finished, at or before each row's time), whatever ties
+// in time; round spans.
 #include "core/run_records.h"
 
 #include <gtest/gtest.h>
@@ -10,7 +11,7 @@
 namespace geotrain {
 namespace {
 
-TEST(RunRecords, RowsGetEachStreamsLastTotalsAtOrBeforeTheirTimeAsHistoriesWould) {
+TEST(RunRecords, RowsGetEachStreamsLastTotalsAndTheSamplesAtOrBeforeTheirTimeAsHistoriesWould) {
   std::mt19937_64 rng(11);
   for (int trial = 0; trial < 50; ++trial) {
     RunRecords rec;
@@ -24,6 +25,7 @@ TEST(RunRecords, RowsGetEachStreamsLastTotalsAtOrBeforeTheirTimeAsHistoriesWould
     };
     std::vector<Sample> history;
     std::vector<double> row_times;
+    std::vector<std::pair<TimeNs, int>> steps;  // (time, samples) of every finished step
     std::vector<StreamBytes> totals(names.size());
     TimeNs t = 0;
     for (int step = 0; step < 200; ++step) {
@@ -31,6 +33,11 @@ TEST(RunRecords, RowsGetEachStreamsLastTotalsAtOrBeforeTheirTimeAsHistoriesWould
       if (rng() % 5 == 0) {                             // a row evaluated now, before or after same-time encodes
         row_times.push_back(to_seconds(t));
         rec.row_at(to_seconds(t));
+        continue;
+      }
+      if (rng() % 4 == 0) {  // a worker finished a step
+        steps.emplace_back(t, int(1 + rng() % 64));
+        rec.count_samples(t, steps.back().second);
         continue;
       }
       const int s = int(rng() % 3);  // the last stream never carries a payload
@@ -55,6 +62,10 @@ TEST(RunRecords, RowsGetEachStreamsLastTotalsAtOrBeforeTheirTimeAsHistoriesWould
         w.dense_bytes += last.dense_bytes;
         w.sent_bytes += last.sent_bytes;
       }
+      std::int64_t samples = 0;
+      for (const auto& [at, n] : steps)
+        if (to_seconds(at) <= row_times[r]) samples += n;
+      EXPECT_EQ(rows[r].samples, samples) << "trial " << trial << " row " << r;
       ASSERT_EQ(rows[r].streams.size(), want.size()) << "trial " << trial << " row " << r;
       for (const auto& [name, w] : want) {
         const StreamBytes& got = rows[r].streams.at(name);

@@ -1,23 +1,32 @@
 #include "core/optim/optimizer.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
 namespace geotrain {
+
+double lr_at(const OptimizerSpec& s, std::int64_t step) {
+  if (s.decay_steps <= 0) return s.lr;
+  const double f = std::min(1.0, double(step) / double(s.decay_steps));
+  return s.lr * (1.0 - (1.0 - s.decay_to) * f);
+}
+
 namespace {
 
 class Sgd : public Optimizer {
  public:
   explicit Sgd(OptimizerSpec s) : s_(s) {}
   void apply(ParamSet& p, const ParamSet& g) override {
-    for (std::size_t i = 0; i < p.size(); ++i)
-      p[i].values -= float(s_.lr) * (g[i].values + float(s_.weight_decay) * p[i].values);
+    const float lr = float(lr_at(s_, t_++));
+    for (std::size_t i = 0; i < p.size(); ++i) p[i].values -= lr * (g[i].values + float(s_.weight_decay) * p[i].values);
   }
-  OptimizerState state() const override { return {}; }
-  void restore(const OptimizerState&) override {}
+  OptimizerState state() const override { return {{}, t_}; }
+  void restore(const OptimizerState& s) override { t_ = s.steps; }
 
  private:
   OptimizerSpec s_;
+  std::int64_t t_ = 0;
 };
 
 class Momentum : public Optimizer {
@@ -25,17 +34,22 @@ class Momentum : public Optimizer {
   explicit Momentum(OptimizerSpec s) : s_(s) {}
   void apply(ParamSet& p, const ParamSet& g) override {
     if (v_.empty()) v_ = zeros_like(p);
+    const float lr = float(lr_at(s_, t_++));
     for (std::size_t i = 0; i < p.size(); ++i) {
       v_[i].values = float(s_.momentum) * v_[i].values + g[i].values + float(s_.weight_decay) * p[i].values;
-      p[i].values -= float(s_.lr) * v_[i].values;
+      p[i].values -= lr * v_[i].values;
     }
   }
-  OptimizerState state() const override { return {{v_}, 0}; }
-  void restore(const OptimizerState& s) override { v_ = s.slots.empty() ? ParamSet{} : s.slots[0]; }
+  OptimizerState state() const override { return {{v_}, t_}; }
+  void restore(const OptimizerState& s) override {
+    v_ = s.slots.empty() ? ParamSet{} : s.slots[0];
+    t_ = s.steps;
+  }
 
  private:
   OptimizerSpec s_;
   ParamSet v_;
+  std::int64_t t_ = 0;
 };
 
 // Kingma & Ba 2015, with bias correction.
@@ -44,6 +58,7 @@ class Adam : public Optimizer {
   explicit Adam(OptimizerSpec s) : s_(s) {}
   void apply(ParamSet& p, const ParamSet& g) override {
     if (m_.empty()) m_ = v_ = zeros_like(p);
+    const float lr = float(lr_at(s_, t_));
     ++t_;
     const float b1 = float(s_.beta1), b2 = float(s_.beta2);
     const float c1 = 1.0f - std::pow(b1, float(t_)), c2 = 1.0f - std::pow(b2, float(t_));
@@ -51,8 +66,7 @@ class Adam : public Optimizer {
       Eigen::VectorXf gi = g[i].values + float(s_.weight_decay) * p[i].values;
       m_[i].values = b1 * m_[i].values + (1 - b1) * gi;
       v_[i].values = b2 * v_[i].values + (1 - b2) * gi.cwiseProduct(gi);
-      p[i].values.array() -=
-          float(s_.lr) * (m_[i].values.array() / c1) / ((v_[i].values.array() / c2).sqrt() + float(s_.eps));
+      p[i].values.array() -= lr * (m_[i].values.array() / c1) / ((v_[i].values.array() / c2).sqrt() + float(s_.eps));
     }
   }
   OptimizerState state() const override { return {{m_, v_}, t_}; }

@@ -16,7 +16,14 @@ struct OptimizerSpec {
   double momentum = 0.9;                          // momentum
   double beta1 = 0.9, beta2 = 0.999, eps = 1e-8;  // adam
   double weight_decay = 0;                        // L2, added to the gradient
+  // Linear decay: the rate falls from lr to lr * decay_to over the first
+  // decay_steps applications, then stays (decay_steps 0: constant lr).
+  double decay_to = 1;
+  std::int64_t decay_steps = 0;
 };
+
+// The learning rate of the step-th application (0-based).
+double lr_at(const OptimizerSpec& spec, std::int64_t step);
 
 // Everything an optimiser carries between steps (for checkpoints).
 struct OptimizerState {

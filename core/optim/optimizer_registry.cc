@@ -8,6 +8,8 @@ namespace {
 void read_common(JsonReader& r, OptimizerSpec& o, double default_lr) {
   o.lr = r.number("lr", default_lr, 1e-12, 1e3);
   o.weight_decay = r.number("weight_decay", 0.0, 0, 1);
+  o.decay_to = r.number("decay_to", 1.0, 0, 1);
+  o.decay_steps = r.integer("decay_steps", 0, 0, 1000000000);
 }
 
 }  // namespace
@@ -16,14 +18,19 @@ const std::vector<OptimizerInfo>& optimizer_registry() {
   static const std::vector<OptimizerInfo> registry = {
       {{"sgd",
         "plain stochastic gradient descent",
-        {{"lr", "0.01", "learning rate"}, {"weight_decay", "0", "L2 penalty added to the gradient"}}},
+        {{"lr", "0.01", "learning rate"},
+         {"weight_decay", "0", "L2 penalty added to the gradient"},
+         {"decay_to", "1", "final rate as a fraction of lr (linear decay)"},
+         {"decay_steps", "0", "applications over which the rate falls to lr x decay_to (0: constant lr)"}}},
        [](JsonReader& r, OptimizerSpec& o) { read_common(r, o, 0.01); },
        make_sgd},
       {{"momentum",
         "SGD with heavy-ball momentum",
         {{"lr", "0.01", "learning rate"},
          {"momentum", "0.9", "momentum factor"},
-         {"weight_decay", "0", "L2 penalty added to the gradient"}}},
+         {"weight_decay", "0", "L2 penalty added to the gradient"},
+         {"decay_to", "1", "final rate as a fraction of lr (linear decay)"},
+         {"decay_steps", "0", "applications over which the rate falls to lr x decay_to (0: constant lr)"}}},
        [](JsonReader& r, OptimizerSpec& o) {
          read_common(r, o, 0.01);
          o.momentum = r.number("momentum", 0.9, 0, 0.9999);
@@ -35,7 +42,9 @@ const std::vector<OptimizerInfo>& optimizer_registry() {
          {"beta1", "0.9", "first-moment decay"},
          {"beta2", "0.999", "second-moment decay"},
          {"eps", "1e-8", "denominator floor"},
-         {"weight_decay", "0", "L2 penalty added to the gradient"}}},
+         {"weight_decay", "0", "L2 penalty added to the gradient"},
+         {"decay_to", "1", "final rate as a fraction of lr (linear decay)"},
+         {"decay_steps", "0", "applications over which the rate falls to lr x decay_to (0: constant lr)"}}},
        [](JsonReader& r, OptimizerSpec& o) {
          read_common(r, o, 0.001);
          o.beta1 = r.number("beta1", 0.9, 0, 0.9999);

@@ -83,8 +83,8 @@ const std::vector<int>& Worker::next_batch() {
 
 void Worker::begin_step() {
   step_start_ = rt_.now();
-  if (ctx_.policy->uses_state_server() && local_done_ == 0) report_state();        // a local round begins
-  const int samples = int(std::min<std::size_t>(ctx_.batch_size, order_.size()));  // a batch is at most the shard
+  if (ctx_.policy->uses_state_server() && local_done_ == 0) report_state();  // a local round begins
+  const int samples = step_samples();
   const ComputeCost cost{ctx_.learner->train_flops_per_sample() * samples, samples};
   rt_.compute(
       cost, [this] { compute_update(); }, [this] { finish_step(); });
@@ -99,10 +99,15 @@ void Worker::compute_update() {
       throw std::logic_error(ctx_.learner->name() + "'s update has its blocks out of key order");
 }
 
+int Worker::step_samples() const {
+  return int(std::min<std::size_t>(ctx_.batch_size, order_.size()));  // a batch is at most the shard
+}
+
 void Worker::finish_step() {
   stats_.busy_ns += rt_.now() - step_start_;
   last_step_s_ = to_seconds(rt_.now() - step_start_);
   ++stats_.steps;
+  if (ctx_.records) ctx_.records->count_samples(rt_.now(), step_samples());
   if (ctx_.tracer) ctx_.tracer->record(rt_.now(), spec_.id, TraceKind::kStepDone, round_);
   if (local_opt_) {  // a local step: apply it; push the model's change when the round ends
     local_opt_->apply(params_, update_->blocks);

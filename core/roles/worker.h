@@ -60,7 +60,8 @@ class Worker : public Actor {
   void send_backlog();
   // Encoded with the push stream's codec, counted and traced; returns what was sent.
   std::shared_ptr<const Payload> send_push(std::shared_ptr<const Payload> update);
-  void report_state();  // kStateReport(local steps so far, last step, transfer estimate)
+  int step_samples() const;  // the samples of one step
+  void report_state();       // kStateReport(local steps so far, last step, transfer estimate)
   void pull(bool whole = false);
   void install(const Message& response);  // a pulled model: replace, or merge local progress
   void block();                           // a wait begins
