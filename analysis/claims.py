@@ -19,6 +19,7 @@ training samples (the smaller of their final counts).
 import argparse
 import base64
 import concurrent.futures
+import csv
 import html
 import json
 import math
@@ -135,6 +136,10 @@ def run(args):
                 failed.append((job, rc, err[0]))
             print(f"[{k}/{len(jobs)}] {job[0]} seed {job[1]}: {'done' if ok else f'FAILED (exit {rc}): {err[0]}'} "
                   f"in {secs:.0f} s (elapsed {time.time() - t0:.0f} s)", flush=True)
+    if jobs:  # what the report says of how it was made (a rerun that ran nothing keeps the last one's)
+        with open(os.path.join(args.out, "run-info.json"), "w") as f:
+            json.dump({"runs": len(jobs), "jobs": args.j, "wall_time_s": round(time.time() - t0, 1),
+                       "cpus": os.cpu_count()}, f)
     if failed:
         print(f"error: {len(failed)} run(s) failed; the report counts their seeds as missing", file=sys.stderr)
     render(args.out)
@@ -157,7 +162,6 @@ def field(summary, name):
 
 def timeline(out, row, seed):
     """The run's timeline.csv as dicts of floats ([] without one)."""
-    import csv
     p = os.path.join(run_dir(out, row, seed), "timeline.csv")
     if not os.path.exists(p):
         return []
@@ -259,54 +263,48 @@ def fmt(v, like=None):
     return f"{v:.{decimals(v if like is None else like)}f}"
 
 
-def plot(claim, results, runs, seeds, path):
-    """Left: the primary metric against time for every row the claim compares (one line per seed);
-    right: each check's per-seed values, mean, 95% interval and bounds."""
+def plot(claim, results, seeds, out, png):
+    """One panel per check: its per-seed values (grey), mean and 95% interval (green when
+    reproduced, red when not) and its bounds (dashed). Claims about time or accuracy get a first
+    panel with every compared row's test accuracy against time, one line per seed."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    import csv
 
     rows = list(dict.fromkeys(r for res in results for r in res["rows"]))
-    curves = any(os.path.exists(os.path.join(run_dir(path["out"], r, s), "timeline.csv"))
-                 for r in rows for s in seeds)
-    fig, axes = plt.subplots(1, 2 if curves else 1, figsize=(13 if curves else 7, 4.2), squeeze=False)
-    if curves:
-        ax = axes[0][0]
+    about_time = any(ch["field"] in ("time_to_target_s", "final_test_accuracy") or ch.get("at_equal_samples")
+                     for ch in claim["checks"])
+    n = len(results) + about_time
+    fig, axes = plt.subplots(1, n, figsize=(4.3 * n, 4), squeeze=False)
+    axes = list(axes[0])
+    if about_time:
+        ax = axes.pop(0)
         for i, r in enumerate(rows):
             for k, s in enumerate(seeds):
-                tl = os.path.join(run_dir(path["out"], r, s), "timeline.csv")
-                if not os.path.exists(tl):
-                    continue
-                with open(tl) as f:
-                    pts = [(float(x["time_s"]), float(x.get("test_accuracy") or "nan")) for x in csv.DictReader(f)]
-                if pts:
-                    ax.plot([p[0] for p in pts], [p[1] for p in pts], color=f"C{i % 10}", linewidth=1, alpha=0.7,
-                            label=r if k == 0 else None)
+                tl = timeline(out, r, s)
+                if tl and "test_accuracy" in tl[0]:
+                    ax.plot([p["time_s"] for p in tl], [p["test_accuracy"] for p in tl], color=f"C{i % 10}",
+                            linewidth=1, alpha=0.7, label=r if k == 0 else None)
         ax.set_xscale("log")
         ax.set_xlabel("time (s, simulated; log scale)")
         ax.set_ylabel("test accuracy")
-        ax.set_title("every row, every seed")
+        ax.set_title("every row, every seed", fontsize=9)
         ax.legend(fontsize=7)
-    ax = axes[0][-1]
-    for i, (ch, res) in enumerate(zip(claim["checks"], results)):
+    for ax, ch, res in zip(axes, claim["checks"], results):
         ys = list(res["values"].values())
-        ax.scatter([i] * len(ys), ys, color="grey", s=12, zorder=3)
+        ax.scatter([0] * len(ys), ys, color="grey", s=14, zorder=3, label="per seed")
         if res["mean"] is not None:
-            ax.errorbar([i], [res["mean"]], yerr=[[res["half"] or 0], [res["half"] or 0]], fmt="o",
-                        color="C3" if not res["verdict"].startswith("reproduced") else "C2", capsize=6, zorder=4)
+            ax.errorbar([0.25], [res["mean"]], yerr=[[res["half"] or 0], [res["half"] or 0]], fmt="o", capsize=6,
+                        zorder=4, color="C2" if res["verdict"] == "reproduced" else "C3", label="mean, 95%")
         for b in ("at_least", "at_most"):
             if ch.get(b) is not None:
-                ax.hlines(ch[b], i - 0.3, i + 0.3, colors="black", linestyles="--", linewidth=1)
-    ax.set_xticks(range(len(results)))
-    ax.set_xticklabels([ch["what"] for ch in claim["checks"]], rotation=15, ha="right", fontsize=7)
-    if all(res["kind"] == "ratio" for res in results) and all(
-            v > 0 for res in results for v in res["values"].values()):
-        ax.set_yscale("log")
-    ax.set_title("per seed (grey), mean and 95% interval; dashed: bounds")
-    fig.suptitle(claim["id"])
+                ax.axhline(ch[b], color="black", linestyle="--", linewidth=1)
+        ax.set_xlim(-0.5, 0.75)
+        ax.set_xticks([])
+        ax.set_title(ch["what"] + f"\n{res['verdict']}", fontsize=8)
+    fig.suptitle(f"{claim['id']}: {claim['claim'][:110]}{'...' if len(claim['claim']) > 110 else ''}", fontsize=9)
     fig.tight_layout()
-    fig.savefig(path["png"], dpi=100)
+    fig.savefig(png, dpi=100)
     plt.close(fig)
 
 
@@ -328,7 +326,7 @@ def render(out):
     for cl in c["claims"]:
         results = [evaluate(ch, runs, seeds, out) for ch in cl["checks"]]
         png = os.path.join(out, "claims", f"{cl['id']}.png")
-        plot(cl, results, runs, seeds, {"out": out, "png": png})
+        plot(cl, results, seeds, out, png)
         rows_md = []
         for ch, res in zip(cl["checks"], results):
             ours = "-" if res["mean"] is None else \
@@ -343,6 +341,13 @@ def render(out):
             per_seed.append(f"- {ch['what']}: " + ", ".join(f"seed {s} {fmt(v)}" for s, v in res["values"].items()))
         sections.append((cl, rows_md, per_seed, png))
     md[1:1] = ["", f"{held} of {total} checks reproduced."]
+    info_path = os.path.join(out, "run-info.json")
+    if os.path.exists(info_path):
+        with open(info_path) as f:
+            info = json.load(f)
+        m, sec = divmod(int(info["wall_time_s"]), 60)
+        md[3:3] = ["", f"{info['runs']} simulations ({len(c['rows'])} rows x {len(seeds)} seeds), {info['jobs']} at "
+                       f"a time on {info['cpus']} CPUs: {m} min {sec} s of wall time."]
     for cl, rows_md, per_seed, png in sections:
         md += ["", f"## {cl['id']}", "", f"**Claim.** {cl['claim']}", "", f"**Setting.** {cl.get('setting', '')}", "",
                f"![{cl['id']}](claims/{os.path.basename(png)})", ""] + per_seed

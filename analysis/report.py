@@ -12,6 +12,7 @@ import base64
 import csv
 import html
 import json
+import math
 import os
 import shutil
 import sys
@@ -53,11 +54,36 @@ def load_runs(d):
     # Swept axes are the columns between "seed" and the summary fields.
     header = list(table[0].keys()) if table else []
     axes = header[header.index("seed") + 1:header.index("final_test_accuracy")] if header else []
+    # A label names the axes that differ between points, each value in short (a codec's kind, a
+    # topology's file name): the legend stays readable with JSON-valued axes.
+    varying = [a for a in axes + ["seed"] if len({r[a] for r in table}) > 1]
     runs = []
     for r in table:
-        label = r["point"] + " " + " ".join(f"{a.split('.')[-1]}={r[a]}" for a in axes + ["seed"])
-        runs.append(one(os.path.join(d, "runs", r["point"]), label))
+        label = r["point"] + " " + " ".join(f"{a.split('.')[-1]}={short(r[a])}" for a in varying)
+        runs.append(one(os.path.join(d, "runs", r["point"]), label.strip()))
     return runs, table
+
+
+def short(v):
+    """A sweep axis value in short: {"kind": "bsp", "eps": 0.1} -> bsp(eps=0.1), {"wan_push": {"kind": "bsc"}}
+    -> wan_push:bsc, {} -> default, "../topologies/x.json" -> x."""
+    try:
+        j = json.loads(v)
+    except (json.JSONDecodeError, TypeError):
+        j = v
+
+    def s(x):
+        if isinstance(x, dict):
+            if not x:
+                return "default"
+            if "kind" in x:
+                rest = ",".join(f"{k}={s(w)}" for k, w in x.items() if k != "kind")
+                return str(x["kind"]) + (f"({rest})" if rest else "")
+            return "+".join(f"{k}:{s(w)}" for k, w in x.items())
+        if isinstance(x, str) and x.endswith(".json"):
+            return os.path.basename(x)[:-5]
+        return str(x)
+    return s(j)
 
 
 # What the plots and the table read from each summary (analysis/schemas/summary.schema.json).
@@ -87,20 +113,24 @@ def metric_names(runs):
 
 def accuracy_plot(runs, x_of, xlabel, title, target=None, log_x=False, metric="test_accuracy"):
     """A metric (test accuracy unless told) per run against x_of(timeline row); one line per run."""
-    fig, ax = plt.subplots(figsize=(9, 5))
+    fig, ax = plt.subplots(figsize=(11, 5))
     for i, (label, s, rows) in enumerate(runs):
         if rows:  # 10 colours, then the next line style: no two runs look alike
             ax.plot([x_of(r) for r in rows], [r.get(metric, float("nan")) for r in rows], marker=".", label=label,
                     color=f"C{i % 10}", linestyle=["-", "--", ":", "-."][i // 10 % 4])
     if target:
         ax.axhline(target, color="grey", linestyle="--", linewidth=1, label=f"target {target}")
-    if log_x:
+    xs = [x_of(r) for _, _, rows in runs for r in rows if x_of(r) > 0]
+    if log_x or (xs and max(xs) / min(xs) > 1000):  # rows hundreds of times apart: each visible
         ax.set_xscale("log")
     ax.set_xlabel(xlabel)
     ax.set_ylabel(metric.replace("_", " "))
     ax.set_title(title)
-    if ax.get_legend_handles_labels()[0]:
-        ax.legend(fontsize=7, ncol=2)
+    n = len(ax.get_legend_handles_labels()[0])
+    if n:  # below the axes: never over a curve, and long labels keep the plot's width
+        ncol = 1 if n <= 10 else 2
+        fig.set_size_inches(11, 5 + 0.16 * math.ceil(n / ncol))
+        ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=ncol, frameon=False)
     return fig
 
 

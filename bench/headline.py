@@ -4,9 +4,13 @@ and WAN bytes per row, as means with 95% intervals, and each row's speed-up over
 time against the one-data-centre row.
 
 Usage: bench/headline.py [--out DIR] [--seeds 1,2,3,4,5] [-j 2] [--table-only]
+       bench/headline.py --launch [--out DIR] [--target 0.7]
 It runs `geotrain sweep examples/sweeps/headline.json` with the seeds given (resuming: finished
 points are kept), then prints a Markdown table; `geotrain report DIR` draws every row's accuracy
 against time on one plot.
+--launch: three rows (flat-bsp, hips-bsp, full-stack), seed 1, to a lower target, each in
+simulation and as real processes (`geotrain launch`, the WAN emulated by relays), one after the
+other; prints both times to target, so the rows' order can be compared across runtimes.
 """
 import argparse
 import csv
@@ -61,13 +65,46 @@ def row_names():
     return names
 
 
+LAUNCH_ROWS = ("flat-bsp", "hips-bsp", "full-stack")
+
+
+def launch_rows(out, target):
+    """Each of LAUNCH_ROWS in sim and launch to `target`; a Markdown table of the times."""
+    sets = ["--set", f"stop.target_accuracy={target}", "--set", "stop.sim_time_s=600"]
+    times = {}
+    for row in LAUNCH_ROWS:
+        scenario = os.path.join(ROOT, "scenarios", "headline", row + ".json")
+        for runtime in ("sim", "launch"):
+            d = os.path.join(out, f"{row}-{runtime}")
+            r = subprocess.run([GEOTRAIN, runtime, scenario, "--out", d, "-q"] + sets)
+            if r.returncode != 0:
+                sys.exit(f"error: {runtime} {row} failed (exit {r.returncode})")
+            with open(os.path.join(d, "summary.json")) as f:
+                s = json.load(f)
+            times[(row, runtime)] = (s["time_to_target_s"], s["wall_time_s"])
+            print(f"{row} {runtime}: time to {target} {s['time_to_target_s']} s (wall {s['wall_time_s']:.0f} s)",
+                  file=sys.stderr, flush=True)
+    print(f"| row | sim: time to {target} (s) | launch: time to {target} (s, elapsed) |")
+    print("|---|---|---|")
+    for row in LAUNCH_ROWS:
+        print(f"| {row} | " + " | ".join("-" if times[(row, rt)][0] is None else f"{times[(row, rt)][0]:.1f}"
+                                        for rt in ("sim", "launch")) + " |")
+    for rt in ("sim", "launch"):
+        order = sorted(LAUNCH_ROWS, key=lambda r: times[(r, rt)][0] if times[(r, rt)][0] is not None else 1e300)
+        print(f"\n{rt} order, fastest first: {', '.join(order)}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default="out/headline")
     ap.add_argument("--seeds", default="1,2,3,4,5")
     ap.add_argument("-j", type=int, default=2)
     ap.add_argument("--table-only", action="store_true")
+    ap.add_argument("--launch", action="store_true", help="the three-row sim/launch comparison instead")
+    ap.add_argument("--target", type=float, default=0.7, help="--launch: the accuracy to time (default 0.7)")
     a = ap.parse_args()
+    if a.launch:
+        return launch_rows(a.out if a.out != "out/headline" else "out/headline-launch", a.target)
     seeds = [int(s) for s in a.seeds.split(",")]
     if not a.table_only:
         with open(SWEEP) as f:

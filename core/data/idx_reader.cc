@@ -2,6 +2,7 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -24,6 +25,8 @@ std::vector<unsigned char> read_maybe_gz(const std::string& path, std::size_t li
   gzFile f = gzopen(path.c_str(), "rb");
   if (f == nullptr) throw std::runtime_error(path + ": cannot open");
   std::vector<unsigned char> out;
+  // Room for the file as stored (a plain IDX file's whole size) up front: no doubling copies.
+  out.reserve(std::min<std::size_t>(limit, std::filesystem::file_size(path)));
   unsigned char buf[1 << 16];
   int n;
   while ((n = gzread(f, buf, sizeof buf)) > 0) {
