@@ -102,6 +102,7 @@ def run(args):
     c = load(args.file)
     seeds = [int(s) for s in args.seeds.split(",")] if args.seeds else c.get("seeds", [1])
     c["seeds"] = seeds
+    c["source"] = os.path.relpath(args.file)
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "claims.json"), "w") as f:  # what render reads: rows resolved, seeds used
         json.dump(c, f, indent=1)
@@ -348,9 +349,13 @@ def render(out):
         m, sec = divmod(int(info["wall_time_s"]), 60)
         md[3:3] = ["", f"{info['runs']} simulations ({len(c['rows'])} rows x {len(seeds)} seeds), {info['jobs']} at "
                        f"a time on {info['cpus']} CPUs: {m} min {sec} s of wall time."]
+    if c.get("source"):
+        md[3:3] = ["", f"Reproduce: `geotrain claims {c['source']} --out DIR -j 2`; `geotrain report DIR` redraws."]
     for cl, rows_md, per_seed, png in sections:
         md += ["", f"## {cl['id']}", "", f"**Claim.** {cl['claim']}", "", f"**Setting.** {cl.get('setting', '')}", "",
                f"![{cl['id']}](claims/{os.path.basename(png)})", ""] + per_seed
+        if cl.get("notes"):
+            md += ["", f"**Notes.** {cl['notes']}"]
     with open(os.path.join(out, "claims.md"), "w") as f:
         f.write("\n".join(md) + "\n")
     body = []

@@ -15,7 +15,6 @@ other; prints both times to target, so the rows' order can be compared across ru
 import argparse
 import csv
 import json
-import math
 import os
 import statistics
 import subprocess
@@ -25,16 +24,8 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GEOTRAIN = os.environ.get("GEOTRAIN_BIN", os.path.join(ROOT, "build", "geotrain"))
 SWEEP = os.path.join(ROOT, "examples", "sweeps", "headline.json")
-# Student's t at 97.5% for n - 1 degrees of freedom (n = 2..10).
-T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262}
-
-
-def interval(xs):
-    """Mean and the half-width of its 95% interval ('' with one value)."""
-    m = statistics.mean(xs)
-    if len(xs) < 2:
-        return m, None
-    return m, T975.get(len(xs) - 1, 1.96) * statistics.stdev(xs) / math.sqrt(len(xs))
+sys.path.insert(0, os.path.join(ROOT, "analysis"))
+from claims import interval  # noqa: E402  (mean and 95% interval, one definition for every report)
 
 
 def fmt(mh, digits):
