@@ -170,18 +170,30 @@ def timeline(out, row, seed):
         return [{k: float(v) for k, v in r.items()} for r in csv.DictReader(f)]
 
 
+def metric_at_samples(tl, metric, s):
+    """The metric at s samples, linear between the evaluations on either side (evaluations are
+    seconds apart, and a fast row computes tens of thousands of samples a second: taking the one
+    before would judge it on up to a second's fewer samples); None before the first."""
+    before = [r for r in tl if r["samples"] <= s]
+    after = [r for r in tl if r["samples"] >= s]
+    if not before:
+        return None
+    a = before[-1]
+    if not after or after[0]["samples"] == a["samples"]:
+        return a[metric]
+    b = after[0]
+    w = (s - a["samples"]) / (b["samples"] - a["samples"])
+    return a[metric] + w * (b[metric] - a[metric])
+
+
 def at_equal_samples(out, rows, seed, metric):
-    """Each row's metric at the last evaluation where both had computed at most the same samples:
-    S = the smaller of the two runs' final sample counts (timeline.csv's samples column)."""
+    """Each row's metric at the same training samples S, the smaller of the two runs' final
+    sample counts (timeline.csv's samples column)."""
     tls = [timeline(out, r, seed) for r in rows]
     if not all(tl and "samples" in tl[-1] and metric in tl[-1] for tl in tls):
         return [None] * len(rows)
     s = min(tl[-1]["samples"] for tl in tls)
-    vals = []
-    for tl in tls:
-        before = [r for r in tl if r["samples"] <= s]
-        vals.append(before[-1][metric] if before else None)
-    return vals
+    return [metric_at_samples(tl, metric, s) for tl in tls]
 
 
 def summaries(out, c):

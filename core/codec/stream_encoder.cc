@@ -58,13 +58,13 @@ std::shared_ptr<const Payload> StreamEncoder::encode_counted(std::shared_ptr<con
     bytes_.sent_bytes += dense;
     return p;
   }
-  if (fresh_ && draw) {
+  if (fresh_) {
+    // A running count here would hand out draws in the order requests arrive, which in real
+    // mode is the network's: every fresh payload says whose draw it is.
+    if (!draw) throw std::logic_error("a " + choice_.kind + " pull payload encoded without its draw");
     EncoderContext c = ctx_;
     c.seed = ctx_.seed ^ (*draw * 0xD1B54A32D192ED03ull + 0x8CB92BA72F3D8DD7ull);
     enc_ = info_->make(choice_.params, c);
-  } else if (fresh_) {
-    enc_ = info_->make(choice_.params, ctx_);
-    ++ctx_.seed;  // new random draws each time, still fixed by the seed
   }
   auto out = std::make_shared<Payload>();
   out->loss_sum = p->loss_sum;

@@ -34,11 +34,11 @@ class StreamEncoder {
   StreamEncoder(const CodecChoice& choice, const EncoderContext& ctx, bool fresh = false);
   bool active() const { return info_ && info_->make; }
   // `p` as it goes on the wire at time `now` (the same object when nothing is
-  // encoded: a `none` stream only counts). `draw`, for a fresh stream: which
-  // random numbers this payload's encoder draws (a pull's child and its count
-  // of pulls), so that real mode, where children's requests arrive in any
-  // order, encodes each child's answers as the simulation does; without it,
-  // the next draw of the stream's sequence.
+  // encoded: a `none` stream only counts). `draw`, required by an active fresh
+  // stream (std::logic_error without it): which random numbers this payload's
+  // encoder draws (a pull's child and its count of pulls), so that real mode,
+  // where children's requests arrive in any order, encodes each child's
+  // answers as the simulation does.
   std::shared_ptr<const Payload> encode(std::shared_ptr<const Payload> p, TimeNs now,
                                         std::optional<std::uint64_t> draw = std::nullopt);
   const StreamBytes& bytes() const { return bytes_; }
