@@ -47,6 +47,9 @@ class ClaimsError(Exception):
     pass
 
 
+CHECK_KEYS = {"what", "ratio", "difference", "value", "field", "at_equal_samples", "published", "at_least", "at_most"}
+
+
 def load(path):
     """The claims file, checked: every check names rows that exist, every row a scenario that exists."""
     try:
@@ -75,6 +78,9 @@ def load(path):
                 raise ClaimsError(f"{path}: /claims/{i}/{key}: missing")
         for j, ch in enumerate(cl["checks"]):
             where = f"{path}: /claims/{i}/checks/{j}"
+            unknown = sorted(set(ch) - CHECK_KEYS)
+            if unknown:
+                raise ClaimsError(f"{where}/{unknown[0]}: unknown key (valid here: {', '.join(sorted(CHECK_KEYS))})")
             kinds = [k for k in ("ratio", "difference", "value") if k in ch]
             if len(kinds) != 1:
                 raise ClaimsError(f"{where}: expected exactly one of ratio, difference, value")
@@ -100,7 +106,10 @@ def run_dir(out, row, seed):
 
 def run(args):
     c = load(args.file)
-    seeds = [int(s) for s in args.seeds.split(",")] if args.seeds else c.get("seeds", [1])
+    try:
+        seeds = [int(s) for s in args.seeds.split(",")] if args.seeds else c.get("seeds", [1])
+    except ValueError:
+        raise ClaimsError(f"--seeds: expected comma-separated integers, got '{args.seeds}'") from None
     c["seeds"] = seeds
     c["source"] = os.path.relpath(args.file)
     os.makedirs(args.out, exist_ok=True)
