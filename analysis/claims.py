@@ -100,6 +100,12 @@ def load(path):
     return c
 
 
+def child_env():
+    """The environment for a geotrain this script starts: without GEOTRAIN_PARENT_PID, which names
+    the geotrain that started this script, and whose die-with-parent check would end the child."""
+    return {k: v for k, v in os.environ.items() if k != "GEOTRAIN_PARENT_PID"}
+
+
 def run_dir(out, row, seed):
     return os.path.join(out, "runs", row, f"seed-{seed}")
 
@@ -112,6 +118,12 @@ def run(args):
         raise ClaimsError(f"--seeds: expected comma-separated integers, got '{args.seeds}'") from None
     c["seeds"] = seeds
     c["source"] = os.path.relpath(args.file)
+    for name, r in c["rows"].items():  # every row's overrides checked before any run starts
+        cmd = [args.geotrain, "validate", r["scenario"]] + sum((["--set", s] for s in r.get("sets", [])), [])
+        p = subprocess.run(cmd, capture_output=True, text=True, env=child_env())
+        if p.returncode != 0:
+            why = (p.stderr.strip().splitlines() or [f"exit {p.returncode}"])[-1].removeprefix("error: ")
+            raise ClaimsError(f"{args.file}: /rows/{name}: {why}")
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "claims.json"), "w") as f:  # what render reads: rows resolved, seeds used
         json.dump(c, f, indent=1)
@@ -132,9 +144,7 @@ def run(args):
         for s in r.get("sets", []):
             cmd += ["--set", s]
         start = time.time()
-        # Not our parent's pid: geotrain's die-with-parent check would end a run started by this script.
-        env = {k: v for k, v in os.environ.items() if k != "GEOTRAIN_PARENT_PID"}
-        p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
+        p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=child_env())
         return job, p.returncode, p.stderr.strip().splitlines()[-1:] or [""], time.time() - start
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.j) as pool:

@@ -104,18 +104,23 @@ void validate_deployment(const std::string& f) {
 
 void add_validate(CLI::App& app) {
   auto files = std::make_shared<std::vector<std::string>>();
+  auto sets = std::make_shared<std::vector<std::string>>();
   CLI::App* c = app.add_subcommand("validate", "Check scenario, topology and deployment files without running them");
   c->footer(
       "A file with a top-level \"dcs\" key is read as a topology, one with \"nodes\" as a real-mode\n"
       "deployment (geotrain real --config), one with \"base\" as a sweep (every point's scenario is\n"
       "checked), any other as a scenario (its topology is checked too).\n"
       "For a deployment whose scenario is on this machine, it also checks one endpoint per node\n"
-      "and prints which role each node id runs. Exit 2 on the first error.");
+      "and prints which role each node id runs. Exit 2 on the first error.\n"
+      "--set edits scenarios as geotrain sim does, so a run's overrides can be checked first.");
   c->add_option("files", *files, "JSON files")->required();
-  c->callback([files] {
+  c->add_option("-s,--set", *sets, "Override a scenario value (as in geotrain sim). Repeatable.");
+  c->callback([files, sets] {
     guarded([&] {
       for (const auto& f : *files) {
         const nlohmann::json j = load_json_file(f);
+        const bool scenario = !(j.is_object() && (j.contains("dcs") || j.contains("nodes") || j.contains("base")));
+        if (!sets->empty() && !scenario) throw ConfigError(f, "", "--set applies to scenario files only");
         if (j.is_object() && j.contains("dcs")) {
           const Topology t = load_topology(f);
           std::printf("%s: ok (topology \"%s\", %zu DCs, %d workers)\n", f.c_str(), t.name.c_str(), t.dcs.size(),
@@ -127,7 +132,7 @@ void add_validate(CLI::App& app) {
           std::printf("%s: ok (sweep \"%s\", %zu points over %s)\n", f.c_str(), p.name.c_str(), p.points.size(),
                       p.base_scenario.c_str());
         } else {
-          const Scenario s = load_scenario(f);
+          const Scenario s = load_scenario(f, *sets);
           std::printf("%s: ok (scenario \"%s\", %s/%s on \"%s\")\n", f.c_str(), s.name.c_str(), s.architecture.c_str(),
                       s.policy.c_str(), s.topology.name.c_str());
         }

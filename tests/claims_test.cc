@@ -75,6 +75,21 @@ TEST(Claims, EachCheckIsJudgedByItsIntervalOverSeeds) {
   fs::remove_all(d);
 }
 
+// A row whose overrides the loader refuses stops the command before any run, naming the row.
+TEST(Claims, ARowTheLoaderRefusesIsNamedBeforeAnyRun) {
+  const std::string d = fresh_dir("claims-badrow");
+  fs::create_directories(d);
+  std::ofstream(d + "/c.json") << R"({"name": "t", "rows": {"r": {"scenario": ")"
+                               << source_path("scenarios/quickstart.json") << R"(", "sets": ["batch_size=-3"]}},
+    "claims": [{"id": "c", "claim": "x", "checks": [{"what": "x", "value": "r", "field": "rounds", "at_least": 1}]}]})";
+  const auto r = run_geotrain("claims " + d + "/c.json --out " + d + "/out");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("/rows/r: "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("/batch_size"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(d + "/out/runs"));
+  fs::remove_all(d);
+}
+
 TEST(Claims, ACheckNamingAnUnknownRowIsRefusedWithItsPath) {
   const std::string d = fresh_dir("claims-bad");
   fs::create_directories(d);
