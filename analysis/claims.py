@@ -19,7 +19,6 @@ training samples (the smaller of their final counts).
 import argparse
 import base64
 import concurrent.futures
-import csv
 import html
 import json
 import math
@@ -182,11 +181,8 @@ def field(summary, name):
 
 def timeline(out, row, seed):
     """The run's timeline.csv as dicts of floats ([] without one)."""
-    p = os.path.join(run_dir(out, row, seed), "timeline.csv")
-    if not os.path.exists(p):
-        return []
-    with open(p) as f:
-        return [{k: float(v) for k, v in r.items()} for r in csv.DictReader(f)]
+    from report import read_timeline  # report.py beside this file (it loads matplotlib: only when needed)
+    return read_timeline(os.path.join(run_dir(out, row, seed), "timeline.csv"))
 
 
 def metric_at_samples(tl, metric, s):

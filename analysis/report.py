@@ -25,6 +25,14 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402  (matplotlib's own dependency)
 
 
+def read_timeline(path):
+    """A run's timeline.csv as rows of floats ([] without one)."""
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        return [{k: float(v) for k, v in r.items()} for r in csv.DictReader(f)]
+
+
 def load_runs(d):
     """[(label, summary, timeline rows)] for a run dir or a sweep dir."""
     def one(run_dir, label):
@@ -37,12 +45,7 @@ def load_runs(d):
         missing = [k for k in REQUIRED if not isinstance(s, dict) or k not in s]
         if missing:
             raise ValueError(f"{path}: not a geotrain summary (no {', '.join(missing)})")
-        rows = []
-        tl = os.path.join(run_dir, "timeline.csv")
-        if os.path.exists(tl):
-            with open(tl) as f:
-                rows = [{k: float(v) for k, v in r.items()} for r in csv.DictReader(f)]
-        return label, s, rows
+        return label, s, read_timeline(os.path.join(run_dir, "timeline.csv"))
 
     if os.path.exists(os.path.join(d, "summary.json")):
         return [one(d, os.path.basename(os.path.normpath(d)))], None
