@@ -23,6 +23,7 @@ struct LaunchArgs {
   bool restart = false;
   double restart_after = 1;
   double failure_timeout = 5;
+  double startup_timeout = 60;
   std::int64_t checkpoint_every = 0;
   std::string tls = "off";
   bool netns = false;
@@ -59,6 +60,10 @@ void add_launch(CLI::App& app) {
       ->check(CLI::Range(0.0, 1e9));
   c->add_option("--failure-timeout", a->failure_timeout, "Seconds of silence before a worker is dropped (5)")
       ->check(CLI::Range(0.05, 3600.0));
+  c->add_option("--startup-timeout", a->startup_timeout,
+                "Seconds the global server waits for every node to join; then missing workers are left out\n"
+                "(they may join later) and a missing server ends the job with an error naming it (60)")
+      ->check(CLI::Range(0.05, 86400.0));
   c->add_option("--checkpoint-every", a->checkpoint_every, "Global server checkpoints every N rounds (0 = never)")
       ->check(CLI::Range(0.0, 1e9));
   c->add_option("--tls", a->tls,
@@ -79,6 +84,7 @@ void add_launch(CLI::App& app) {
       opt.fault.restart = a->restart;
       opt.fault.restart_after_s = a->restart_after;
       opt.failure_timeout_s = a->failure_timeout;
+      opt.startup_timeout_s = a->startup_timeout;
       opt.checkpoint_every = a->checkpoint_every;
       opt.netns = a->netns;
       opt.tls = a->tls == "all" ? real::TlsLinks::kAll : a->tls == "wan" ? real::TlsLinks::kWan : real::TlsLinks::kOff;

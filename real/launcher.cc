@@ -47,7 +47,7 @@ std::int64_t unix_now_ns() {
 }  // namespace
 
 RunResult merge_node_reports(const std::string& scenario, const std::vector<std::string>& sets, const std::string& out,
-                             const std::vector<LauncherEvent>& events) {
+                             const std::vector<LauncherEvent>& events, std::int64_t launch_unix_ns) {
   const Scenario sc = load_scenario(scenario, sets);
   const Deployment dep = plan_deployment(sc);
   RunResult r;
@@ -62,6 +62,12 @@ RunResult merge_node_reports(const std::string& scenario, const std::vector<std:
   double overrun = 0;
   std::int64_t epoch_ns = 0, worker_round = 0;
   if (std::ifstream ef{out + "/epoch"}) ef >> epoch_ns;  // the job's start, as the global server wrote it
+  if (epoch_ns == 0) epoch_ns = launch_unix_ns;          // the job never started: the launch is time zero
+  // Events on the run's clock: a node that never got GO timed its events from its own start.
+  const auto on_run_clock = [&](double t, std::int64_t clock_ns, const std::string& event, const std::string& node) {
+    if (epoch_ns != 0 && clock_ns != 0) t += double(clock_ns - epoch_ns) * 1e-9;
+    return FaultEvent{std::max(0.0, t), node, (t < 0 ? "before the job started: " : "") + event};
+  };
   std::vector<std::string> lost_names;
   bool have_gs = false;
   for (const auto& n : dep.nodes) {
@@ -71,7 +77,8 @@ RunResult merge_node_reports(const std::string& scenario, const std::vector<std:
       continue;
     }
     const nlohmann::json j = load_json_file(path);
-    for (const auto& e : j["events"]) r.faults.push_back({e["time_s"], n.name, e["event"]});
+    const std::int64_t node_clock = j.value("epoch_unix_ns", std::int64_t{0});
+    for (const auto& e : j["events"]) r.faults.push_back(on_run_clock(e["time_s"], node_clock, e["event"], n.name));
     r.bytes.wan_bytes += j["sent"]["wan"].get<std::uint64_t>();
     r.bytes.lan_bytes += j["sent"]["lan"].get<std::uint64_t>();
     too_slow += j["steps_too_slow"].get<std::uint64_t>();
@@ -85,7 +92,7 @@ RunResult merge_node_reports(const std::string& scenario, const std::vector<std:
     }
     if (n.id == dep.global_server) {
       have_gs = true;
-      epoch_ns = j.value("epoch_unix_ns", epoch_ns);
+      if (epoch_ns == 0) epoch_ns = j.value("epoch_unix_ns", epoch_ns);
       r.sim_time_s = j["run_time_s"];
       r.error = j.value("error", std::string());
       if (!j["time_to_target_s"].is_null()) r.time_to_target_s = j["time_to_target_s"].get<double>();
@@ -100,7 +107,7 @@ RunResult merge_node_reports(const std::string& scenario, const std::vector<std:
     r.error = "no round completed";
   }
   for (const auto& e : events)
-    r.faults.push_back({double(e.unix_ns - epoch_ns) * 1e-9, dep.nodes.at(std::size_t(e.node)).name, e.event});
+    r.faults.push_back(on_run_clock(0, e.unix_ns, e.event, dep.nodes.at(std::size_t(e.node)).name));
   for (const auto& name : lost_names) {
     // Without a launcher event the loss time is unknown: put it at the end rather than invent one.
     const bool timed =
@@ -122,6 +129,7 @@ RunResult merge_node_reports(const std::string& scenario, const std::vector<std:
 RunResult launch(const std::string& scenario, const std::vector<std::string>& sets, const std::string& out,
                  const LaunchOptions& opt) {
   const auto t0 = Clock::now();
+  const std::int64_t t0_unix_ns = unix_now_ns();
   const StopSignals stop_signals;  // Ctrl-C: children stopped, relays closed, namespaces removed
   const Scenario sc = load_scenario(scenario, sets);
   if (!learner_info(sc).caps.real_mode)
@@ -159,6 +167,7 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
   cfg.out = fs::absolute(out).string();
   cfg.heartbeat_s = opt.heartbeat_s;
   cfg.failure_timeout_s = opt.failure_timeout_s;
+  cfg.startup_timeout_s = opt.startup_timeout_s;
   cfg.checkpoint_every = opt.checkpoint_every;
   PortPicker ports(std::random_device{}());  // held until the job ends
   for (std::size_t i = 0; i < dep.nodes.size(); ++i) {
@@ -210,6 +219,11 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
   std::optional<Clock::time_point> ending;  // SIGTERM sent to every node: they write their reports and leave
   std::vector<LauncherEvent> launcher_events;
   const auto log_of = [&](NodeId id) { return out + "/logs/" + std::to_string(id) + ".log"; };
+  const auto report_error = [&](NodeId id) {
+    const std::string path = out + "/nodes/" + std::to_string(id) + ".json";
+    const std::string why = fs::exists(path) ? load_json_file(path).value("error", std::string()) : "";
+    return (why.empty() ? "it stopped without a report" : why) + "; its log: " + log_of(id);
+  };
   const auto end_job = [&](const std::string& why) {
     if (ending) return;
     job_error = why;
@@ -232,6 +246,15 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
       if (WIFEXITED(status) && WEXITSTATUS(status) == RealNode::kExitParentLost) {  // orphaned by a lost parent
         launcher_events.push_back({id, unix_now_ns(), "left: its parent is gone; its log: " + log_of(id)});
         lose_worker(id);
+        continue;
+      }
+      if (WIFEXITED(status) && WEXITSTATUS(status) == RealNode::kExitJobFailed) {  // e.g. start-up timed out
+        end_job("node " + dep.nodes[id].name + ": " + report_error(id));
+        continue;
+      }
+      if (WIFEXITED(status) && WEXITSTATUS(status) == RealNode::kExitStopped) {  // someone else's SIGTERM
+        launcher_events.push_back({id, unix_now_ns(), "stopped by a signal from outside the launcher"});
+        end_job("node " + dep.nodes[id].name + " was stopped by a signal from outside the launcher");
         continue;
       }
       if (WIFEXITED(status)) {  // the node stopped itself with an error: the launch fails, its log says why
@@ -297,7 +320,7 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
   relay_thread.join();
   if (!failure.empty()) throw std::runtime_error(failure);
 
-  RunResult r = merge_node_reports(scenario, sets, out, launcher_events);
+  RunResult r = merge_node_reports(scenario, sets, out, launcher_events, t0_unix_ns);
   if (!job_error.empty()) r.error = job_error;
   r.wall_time_s = std::chrono::duration<double>(Clock::now() - t0).count();
   r.network["wan_emulation"] = opt.emulate_wan;

@@ -24,6 +24,7 @@ struct LaunchOptions {
   double timeout_s = 0;  // kill everything after this long (0 = no limit)
   FaultPlan fault;
   double heartbeat_s = 0.5, failure_timeout_s = 5;
+  double startup_timeout_s = 60;  // see RealConfig::startup_timeout_s
   std::int64_t checkpoint_every = 0;
   // TLS on these links, with a fresh self-signed certificate in OUT/launch/tls/.
   TlsLinks tls = TlsLinks::kOff;
@@ -47,8 +48,10 @@ struct LauncherEvent {
 // collect` for multi-host runs). A node without a report was lost: it is listed
 // as a fault and its steps are not counted. Without the global server's report
 // the result is partial (rounds as far as the workers got) and has an error.
-// `events` become fault events timed against the job's epoch.
+// `events` become fault events on the run's clock: seconds since the job's
+// start (its epoch), or since `launch_unix_ns` when the job never started; an
+// event before the start is at 0 and says so.
 RunResult merge_node_reports(const std::string& scenario, const std::vector<std::string>& sets, const std::string& out,
-                             const std::vector<LauncherEvent>& events = {});
+                             const std::vector<LauncherEvent>& events = {}, std::int64_t launch_unix_ns = 0);
 
 }  // namespace geotrain::real

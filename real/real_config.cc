@@ -86,6 +86,7 @@ nlohmann::json RealConfig::to_json() const {
   }
   j["heartbeat_s"] = heartbeat_s;
   j["failure_timeout_s"] = failure_timeout_s;
+  j["startup_timeout_s"] = startup_timeout_s;
   j["checkpoint_every"] = checkpoint_every;
   j["max_frame_bytes"] = max_frame_bytes;
   if (tls.links != TlsLinks::kOff)
@@ -119,6 +120,7 @@ RealConfig load_real_config(const std::string& path) {
   }
   c.heartbeat_s = r.positive("heartbeat_s", 0.5);
   c.failure_timeout_s = r.positive("failure_timeout_s", 5.0);
+  c.startup_timeout_s = r.positive("startup_timeout_s", 60.0);
   c.checkpoint_every = r.integer("checkpoint_every", 0, 0);
   c.max_frame_bytes = std::uint64_t(r.integer("max_frame_bytes", std::int64_t(1) << 30, 1024));
   if (!r.raw("tls").is_null()) {

@@ -43,7 +43,11 @@ struct RealConfig {
   std::map<std::pair<NodeId, NodeId>, Endpoint> routes;  // (from, to) -> where `from` connects
   double heartbeat_s = 0.5;                              // liveness ping period
   double failure_timeout_s = 5;                          // a worker silent this long is dropped from the round
-  std::int64_t checkpoint_every = 0;                     // global server checkpoints every N rounds (0 = never)
+  // The global server waits this long for every node to report READY. Then
+  // missing workers are left out (they may still join late); a missing server
+  // of any kind ends the job with an error naming it.
+  double startup_timeout_s = 60;
+  std::int64_t checkpoint_every = 0;  // global server checkpoints every N rounds (0 = never)
   std::uint64_t max_frame_bytes = std::uint64_t(1) << 30;
   TlsSettings tls;
 

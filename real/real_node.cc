@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "core/atomic_file.h"
 #include "core/bytes.h"
@@ -23,6 +24,13 @@ using WallClock = std::chrono::system_clock;
 
 namespace {
 constexpr std::size_t kMaxPendingLinks = 64;
+
+// "10 s", "0.5 s": durations in messages, without to_string's six decimals.
+std::string secs(double s) {
+  std::ostringstream o;
+  o << s << " s";
+  return o.str();
+}
 
 // The largest frame an authenticated peer may send: the configured limit, but
 // never more than twice a full-model message (no role sends more than the model).
@@ -294,35 +302,19 @@ void RealNode::on_frame(NodeId peer, Frame&& f) {
     }
     case FrameType::kReady: {
       if (self_ != job_.deployment().global_server) return;
-      auto go = [this](NodeId to, bool late) {
-        Bytes b;
-        append_raw<std::int64_t>(b, epoch_unix_ns());
-        b.push_back(late ? 1 : 0);
-        send_frame(to, FrameType::kGo, std::make_shared<const ByteSpans>(ByteSpans::of(std::move(b))), 100);
-      };
-      if (started_) {  // a restarted node joins the running job
+      if (started_) {  // a restarted (or late) node joins the running job
         record("node " + job_.deployment().nodes[peer].name + " joined the running job");
-        go(peer, true);
+        send_go(peer, true, {});
         return;
       }
       ready_.insert(peer);
       log("node " + job_.deployment().nodes[peer].name + " ready (" + std::to_string(ready_.size()) + "/" +
           std::to_string(job_.deployment().nodes.size() - 1) + ")");
-      if (ready_.size() + 1 == job_.deployment().nodes.size()) {
-        epoch_ = WallClock::now();
-        for (const auto& n : job_.deployment().nodes)
-          if (n.id != self_) go(n.id, false);
-        log("all " + std::to_string(ready_.size()) + " nodes ready; starting the job");
-        start_actor(false);
-      }
+      if (ready_.size() + 1 == job_.deployment().nodes.size()) begin_job({});
       return;
     }
     case FrameType::kGo:
-      if (started_ || f.body.size() != 9) return;
-      epoch_ = WallClock::time_point(std::chrono::duration_cast<WallClock::duration>(
-          std::chrono::nanoseconds(load_raw<std::int64_t>(f.body.data()))));
-      log(f.body[8] == 1 ? "joining the running job" : "start");
-      start_actor(f.body[8] == 1);
+      if (!started_) on_go(f.body);
       return;
     case FrameType::kShutdown:
       stopping_ = true;
@@ -330,6 +322,65 @@ void RealNode::on_frame(NodeId peer, Frame&& f) {
       return;
     default: return;
   }
+}
+
+void RealNode::send_go(NodeId to, bool late, const std::vector<NodeId>& absent) {
+  Bytes b;
+  append_raw<std::int64_t>(b, epoch_unix_ns());
+  b.push_back(late ? 1 : 0);
+  for (NodeId a : absent) append_raw<std::int32_t>(b, a);
+  send_frame(to, FrameType::kGo, std::make_shared<const ByteSpans>(ByteSpans::of(std::move(b))), 100);
+}
+
+void RealNode::begin_job(const std::vector<NodeId>& absent) {
+  epoch_ = WallClock::now();
+  for (NodeId id : ready_) send_go(id, false, absent);
+  log("all " + std::to_string(ready_.size()) + " nodes ready; starting the job");
+  for (NodeId a : absent)
+    record("node " + job_.deployment().nodes[a].name + " did not join within the start-up timeout (" +
+           secs(cfg_.startup_timeout_s) + "); the job starts without it (it may still join)");
+  absent_ = std::set<NodeId>(absent.begin(), absent.end());
+  start_actor(false);
+}
+
+void RealNode::on_startup_timeout() {
+  if (started_ || stopping_) return;
+  std::vector<NodeId> missing;
+  std::string servers;
+  std::size_t workers_ready = 0;
+  for (const auto& n : job_.deployment().nodes) {
+    if (n.id == self_) continue;
+    if (ready_.count(n.id)) {
+      workers_ready += n.role == Role::kWorker ? 1 : 0;
+      continue;
+    }
+    missing.push_back(n.id);
+    if (n.role != Role::kWorker)
+      servers += (servers.empty() ? "" : ", ") + n.name + " (node " + std::to_string(n.id) + ")";
+  }
+  if (servers.empty() && workers_ready > 0) return begin_job(missing);
+  std::string names;
+  for (NodeId id : missing)
+    names += (names.empty() ? "" : ", ") + job_.deployment().nodes[id].name + " (node " + std::to_string(id) + ")";
+  error_ = "start-up timed out after " + secs(cfg_.startup_timeout_s) + ": " + names + " did not join" +
+           (servers.empty() ? std::string(", and no worker did") : "; a job cannot start without its servers") +
+           " (each node's log says why it did not start)";
+  exit_code_ = kExitJobFailed;
+  record("stopping: " + error_);
+  // The nodes that did join leave at once, each with its report.
+  for (NodeId id : ready_) send_frame(id, FrameType::kShutdown, std::make_shared<const ByteSpans>(), 100);
+  stopping_ = true;
+  stop_when_flushed(Clock::now() + std::chrono::seconds(2));
+}
+
+void RealNode::on_go(const Bytes& body) {
+  if (body.size() < 9 || (body.size() - 9) % 4 != 0) return;
+  epoch_ = WallClock::time_point(
+      std::chrono::duration_cast<WallClock::duration>(std::chrono::nanoseconds(load_raw<std::int64_t>(body.data()))));
+  const bool late = body[8] == 1;
+  for (std::size_t at = 9; at < body.size(); at += 4) absent_.insert(load_raw<std::int32_t>(body.data() + at));
+  log(late ? "joining the running job" : "start");
+  start_actor(late);
 }
 
 void RealNode::start_actor(bool rejoin) {
@@ -347,6 +398,13 @@ void RealNode::start_actor(bool rejoin) {
     else
       actor_->start();
   });
+  // Children that never joined are down from the start: the round does not wait a failure timeout for them.
+  for (NodeId c : job_.deployment().nodes[self_].children)
+    if (absent_.count(c)) {
+      down_.insert(c);
+      record("node " + job_.deployment().nodes[c].name + " never joined; the rounds proceed without it");
+      asio::post(io_, [this, c] { actor_->on_peer_down(c); });
+    }
   for (auto& m : early_) asio::post(io_, [this, m = std::move(m)] { actor_->on_message(m); });
   early_.clear();
 }
@@ -370,8 +428,7 @@ void RealNode::heartbeat() {
     const double limit = cfg_.failure_timeout_s * (gs && cfg_.checkpoint_every == 0 ? 2 : 10);
     const double silent = parent_misses_ * cfg_.heartbeat_s;
     if (silent > limit)
-      return fail("cannot reach " + job_.deployment().nodes[parent].name + " for " + std::to_string(int(silent)) +
-                      " s: it is gone" +
+      return fail("cannot reach " + job_.deployment().nodes[parent].name + " for " + secs(silent) + ": it is gone" +
                       (gs && cfg_.checkpoint_every == 0 ? " and has no checkpoint to resume from" : ""),
                   kExitParentLost);
   }
@@ -380,7 +437,7 @@ void RealNode::heartbeat() {
     if (down_.count(child) || Clock::now() - t < silent_limit) continue;
     down_.insert(child);
     record("node " + job_.deployment().nodes[child].name + " declared down (silent for " +
-           std::to_string(cfg_.failure_timeout_s) + " s); the round proceeds without it");
+           secs(cfg_.failure_timeout_s) + "); the round proceeds without it");
     asio::post(io_, [this, child = child] { actor_->on_peer_down(child); });
   }
   schedule(from_seconds(cfg_.heartbeat_s), [this] { heartbeat(); });
@@ -419,7 +476,7 @@ void RealNode::run(Actor& actor, bool restore) {
   // the event loop so the node report is still written.
   asio::signal_set signals(io_, SIGTERM, SIGINT);
   signals.async_wait([this](const boost::system::error_code& e, int sig) {
-    if (!e && !stopping_) fail(std::string("stopped by ") + (sig == SIGTERM ? "SIGTERM" : "SIGINT"));
+    if (!e && !stopping_) fail(std::string("stopped by ") + (sig == SIGTERM ? "SIGTERM" : "SIGINT"), kExitStopped);
   });
   listen();
   if (restore) {  // a restarted global server: the job is running, resume it
@@ -431,8 +488,17 @@ void RealNode::run(Actor& actor, bool restore) {
     start_actor(true);
   } else if (self_ != job_.deployment().global_server) {
     send_frame(job_.deployment().global_server, FrameType::kReady, std::make_shared<const ByteSpans>(), 100);
+    const double limit = 2 * cfg_.startup_timeout_s;  // the global server decides first, at its own timeout
+    schedule(from_seconds(limit), [this, limit] {
+      if (!started_)
+        fail("no start from the global server within " + secs(limit) +
+                 ": it is unreachable, or the job could not start (the global server's log says why)",
+             kExitParentLost);
+    });
   } else if (job_.deployment().nodes.size() == 1) {
     start_actor(false);
+  } else {
+    schedule(from_seconds(cfg_.startup_timeout_s), [this] { on_startup_timeout(); });
   }
   io_.run();
 }

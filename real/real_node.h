@@ -7,6 +7,11 @@
 // Lifecycle: run() listens, joins the start barrier (every node reports READY
 // to the global server, which answers GO to all), starts the actor, and
 // returns when the job is over (the global server's stop() broadcasts SHUTDOWN).
+// Start-up is bounded: when not every node is READY after startup_timeout_s,
+// the global server starts without missing workers (GO names them, so their
+// parents count them down at once; they may still join late) and ends the job
+// (SHUTDOWN to the others, exit kExitJobFailed) when a server of any kind is
+// missing. A node that gets no GO within twice that gives up (kExitParentLost).
 // A node started while the job runs (a restarted process) gets a late GO and
 // its actor rejoin()s; a restarted global server finds its checkpoint and
 // rejoin()s without a barrier. Job time is wall-clock time since the GO epoch,
@@ -80,6 +85,8 @@ class RealNode : public Runtime {
   const std::string& error() const { return error_; }
   int exit_code() const { return exit_code_; }
   static constexpr int kExitParentLost = 3;  // its parent is gone: a fault, not a failure of this node
+  static constexpr int kExitJobFailed = 4;   // the job cannot go on; the node report's error says why
+  static constexpr int kExitStopped = 5;     // stopped by SIGTERM/SIGINT from outside; its report is written
   void log(const std::string& line) const;
 
  private:
@@ -89,6 +96,10 @@ class RealNode : public Runtime {
   void send_frame(NodeId to, FrameType t, std::shared_ptr<const ByteSpans> body, int priority);
   void send_datagrams(const Message& m);
   void start_actor(bool rejoin);
+  void begin_job(const std::vector<NodeId>& absent);  // global server: GO to every READY node, then start
+  void on_startup_timeout();
+  void on_go(const Bytes& body);
+  void send_go(NodeId to, bool late, const std::vector<NodeId>& absent);
   void heartbeat();
   void stop_when_flushed(std::chrono::steady_clock::time_point deadline);
   void record(const std::string& what);
@@ -121,6 +132,7 @@ class RealNode : public Runtime {
   std::vector<NodeEvent> events_;
   bool started_ = false, stopping_ = false;
   std::set<NodeId> ready_;      // global server: nodes that reported READY
+  std::set<NodeId> absent_;     // nodes that had not joined when the job started (from GO)
   std::vector<Message> early_;  // arrived before our GO; delivered at start
   std::uint64_t next_datagram_msg_ = 1;
   NodeCounters counters_;

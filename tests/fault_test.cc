@@ -150,6 +150,42 @@ TEST(Faults, AGlobalServerLostWithoutACheckpointEndsTheJobPromptlyWithAPartialSu
   fs::remove_all(out);
 }
 
+// A node lost while the job is still starting (killed before it could join): the global server waits
+// --startup-timeout for it, then starts without a missing worker, whose local server counts it down at
+// once, and ends the job with an error naming a missing server. Every fault is on the run's clock.
+struct StartupLoss {
+  int node;
+  int exit_code;
+  const char* summary_text;
+};
+
+class NodeLostDuringStartup : public ::testing::TestWithParam<StartupLoss> {};
+
+TEST_P(NodeLostDuringStartup, EndsOrProceedsWithinTheStartupTimeout) {
+  const StartupLoss c = GetParam();
+  const std::string out = fresh_dir("startup-loss-" + std::to_string(c.node));
+  const auto start = Clock::now();
+  const auto r = run_geotrain("launch " + source_path("scenarios/quickstart.json") + " --out " + out +
+                              " -q --timeout 120 --failure-timeout 1 --startup-timeout 3 --kill-node " +
+                              std::to_string(c.node) + " --kill-after 0" + set_args(small_sets(20)));
+  const double took = std::chrono::duration<double>(Clock::now() - start).count();
+  EXPECT_EQ(r.exit_code, c.exit_code) << r.output;
+  EXPECT_LT(took, 60) << "bounded by the start-up timeout, not by --timeout";
+  const auto s = read_json(out + "/summary.json");
+  EXPECT_NE(s.dump().find(c.summary_text), std::string::npos) << s.dump(1);
+  for (const auto& f : s["faults"]) {
+    EXPECT_GE(f["time_s"].get<double>(), 0) << f.dump();
+    EXPECT_LT(f["time_s"].get<double>(), took) << "seconds since the run's start, not since 1970: " << f.dump();
+  }
+  fs::remove_all(out);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Faults, NodeLostDuringStartup,
+    ::testing::Values(StartupLoss{2, 0, "dc-a/worker0 never joined; the rounds proceed without it"},
+                      StartupLoss{1, 1, "start-up timed out after 3 s: dc-a/local-server (node 1) did not join"}),
+    [](const auto& info) { return info.param.node == 2 ? std::string("worker") : std::string("local_server"); });
+
 // A multi-host deployment of the quickstart on loopback, one `geotrain real` per node.
 std::vector<pid_t> start_multi_host(const std::string& dir, int rounds) {
   fs::create_directories(dir);
