@@ -1,6 +1,7 @@
 // geotrain launch / geotrain real: the real-mode subcommands.
 #include <cstdio>
 #include <memory>
+#include <sstream>
 
 #include "cli/commands.h"
 #include "cli/guarded.h"
@@ -22,6 +23,8 @@ struct LaunchArgs {
   double kill_after = 0;
   bool restart = false;
   double restart_after = 1;
+  std::vector<std::string> faults;
+  double stall_for = 0;
   double failure_timeout = 5;
   double startup_timeout = 60;
   std::int64_t checkpoint_every = 0;
@@ -56,7 +59,15 @@ void add_launch(CLI::App& app) {
       ->check(CLI::Range(0.0, 1e9));
   c->add_option("--kill-after", a->kill_after, "... this many seconds after launch")->check(CLI::Range(0.0, 1e9));
   c->add_flag("--restart", a->restart, "... and start it again afterwards");
-  c->add_option("--restart-after", a->restart_after, "... this many seconds after the kill (1)")
+  c->add_option("--restart-after", a->restart_after,
+                "A restarted node starts again this many seconds after the kill (1)")
+      ->check(CLI::Range(0.0, 1e9));
+  c->add_option("--fault", a->faults,
+                "Fault injection, ACTION:NODE@WHEN (repeatable): ACTION kill, restart or stall (SIGSTOP for\n"
+                "--stall-for s, then SIGCONT); NODE an id or name (geotrain validate lists them); WHEN startup\n"
+                "(before it joins), S (seconds after the job's start), launch+S (after the launch) or\n"
+                "checkpoint (the first snapshot; needs --checkpoint-every). E.g. stall:state-server@5");
+  c->add_option("--stall-for", a->stall_for, "A stall lasts this many seconds (default 3 x --failure-timeout)")
       ->check(CLI::Range(0.0, 1e9));
   c->add_option("--failure-timeout", a->failure_timeout, "Seconds of silence before a worker is dropped (5)")
       ->check(CLI::Range(0.05, 3600.0));
@@ -79,10 +90,14 @@ void add_launch(CLI::App& app) {
       opt.emulate_wan = !a->no_wan;
       opt.progress = !a->quiet;
       opt.timeout_s = a->timeout;
-      opt.fault.kill_node = a->kill_node;
-      opt.fault.kill_after_s = a->kill_after;
-      opt.fault.restart = a->restart;
-      opt.fault.restart_after_s = a->restart_after;
+      opt.faults = a->faults;
+      if (a->kill_node >= 0) {
+        std::ostringstream spec;
+        spec << (a->restart ? "restart:" : "kill:") << a->kill_node << "@launch+" << a->kill_after;
+        opt.faults.push_back(spec.str());
+      }
+      opt.restart_after_s = a->restart_after;
+      opt.stall_s = a->stall_for;
       opt.failure_timeout_s = a->failure_timeout;
       opt.startup_timeout_s = a->startup_timeout;
       opt.checkpoint_every = a->checkpoint_every;

@@ -134,7 +134,7 @@ std::unique_ptr<Actor> TrainingJob::make_actor(NodeId id, Runtime& rt, RunMonito
   }
   if (!sc_.dgt.on()) return make_role(rt, n, ctx);
   // DGT sits between the role and the runtime: the role never knows.
-  auto dgt = std::make_unique<DgtNode>(rt, sc_.dgt, ctx.dc_of, sc_.topology);
+  auto dgt = std::make_unique<DgtNode>(rt, sc_.dgt, ctx.dc_of, sc_.topology, initial_);
   dgt->wrap(make_role(*dgt, n, ctx));
   return dgt;
 }

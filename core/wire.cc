@@ -280,7 +280,13 @@ void MessageAssembler::field_complete() {
       }
       break;
     }
-    case State::kBlockData: next_block(); break;
+    case State::kBlockData: {
+      // A non-finite value would poison every model it is added to: the message is refused instead.
+      if (!payload_->blocks.back().values.allFinite())
+        throw WireError("non-finite value in block " + std::to_string(payload_->blocks.back().key));
+      next_block();
+      break;
+    }
     case State::kCodedData:
       check_coded();
       next_block();

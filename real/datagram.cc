@@ -42,7 +42,20 @@ std::optional<Message> DatagramAssembler::add(const std::uint8_t* data, std::siz
   for (auto& part : *parts) all.insert(all.end(), part.begin(), part.end());
   Message m = decode_message(all.data(), all.size());
   if (m.from != h.from || m.to != self_) throw FrameError("datagram message with forged addressing");
+  if (!first_use(h.from, h.msg)) {
+    ++replays_;
+    throw FrameError("replayed datagram message (number " + std::to_string(h.msg) + " from node " +
+                     std::to_string(h.from) + " was used before)");
+  }
   return m;
+}
+
+bool DatagramAssembler::first_use(std::int32_t from, std::uint64_t msg) {
+  std::set<std::uint64_t>& seen = recent_[from];
+  if (seen.count(msg) || (seen.size() >= kReplayWindow && msg < *seen.begin())) return false;
+  seen.insert(msg);
+  if (seen.size() > kReplayWindow) seen.erase(seen.begin());
+  return true;
 }
 
 }  // namespace geotrain::real

@@ -8,7 +8,9 @@
 #pragma once
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -38,15 +40,27 @@ class DatagramAssembler {
   // Checks one datagram (length, HMAC, frame, fragment header) and files it.
   // Returns the message once its last fragment is in. Throws FrameError or
   // WireError on anything malformed or forged: the caller counts and drops it.
+  // A message whose number this sender used before (a datagram captured and
+  // replayed: it passes the HMAC) is refused too. REQUIRES of senders: message
+  // numbers increase, also across a restart (RealNode uses the clock's ns).
   std::optional<Message> add(const std::uint8_t* data, std::size_t n, Clock::time_point now);
+  std::uint64_t replays_refused() const { return replays_; }
   std::size_t partial_messages() const { return reassembler_.partial_messages(); }
   std::size_t partial_bytes() const { return reassembler_.partial_bytes(); }
   const Reassembler::Counters& counters() const { return reassembler_.counters(); }
 
  private:
+  bool first_use(std::int32_t from, std::uint64_t msg);
+
   std::string secret_;
   std::int32_t self_;
   Reassembler reassembler_;
+  // Per sender, the numbers of its last kReplayWindow messages: a number seen
+  // again, or older than all of them, is a replay (reordering deeper than the
+  // window is treated as one).
+  static constexpr std::size_t kReplayWindow = 4096;
+  std::map<std::int32_t, std::set<std::uint64_t>> recent_;
+  std::uint64_t replays_ = 0;
 };
 
 }  // namespace geotrain::real

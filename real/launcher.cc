@@ -14,6 +14,7 @@
 #include <optional>
 #include <random>
 #include <set>
+#include <sstream>
 #include <thread>
 
 #include "core/atomic_file.h"
@@ -22,6 +23,7 @@
 #include "core/deployment.h"
 #include "core/role_stats.h"
 #include "real/auth.h"
+#include "real/fault_plan.h"
 #include "real/netns.h"
 #include "real/port_picker.h"
 #include "real/process.h"
@@ -136,13 +138,22 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
     throw ConfigError(scenario, "/model",
                       sc.model.kind + " runs only in simulation (a workload profile's tensors are stand-ins)");
   const Deployment dep = plan_deployment(sc);
-  if (opt.fault.kill_node >= int(dep.nodes.size())) {
-    std::string ids;
-    for (std::size_t i = 0; i < dep.nodes.size() && i < 20; ++i)
-      ids += (i ? ", " : "") + std::to_string(i) + " " + dep.nodes[i].name;
-    throw ConfigError("--kill-node " + std::to_string(opt.fault.kill_node), "",
-                      "no such node; this deployment has ids 0-" + std::to_string(dep.nodes.size() - 1) + " (" + ids +
-                          (dep.nodes.size() > 20 ? ", ..." : "") + ")");
+  // One injection per --fault: when it fired, and what is still due (a restart, a SIGCONT).
+  struct Injection {
+    Fault fault;
+    bool fired = false;
+    std::optional<Clock::time_point> restart_at, resume_at;
+  };
+  std::vector<Injection> injections;
+  for (const auto& spec : opt.faults) {
+    Fault f = parse_fault(spec, dep);
+    if (f.when == Fault::When::kCheckpoint && opt.checkpoint_every == 0)
+      throw ConfigError("--fault " + spec, "", "a fault at a checkpoint needs --checkpoint-every N");
+    f.restart_after_s = opt.restart_after_s;
+    f.stall_s = opt.stall_s > 0 ? opt.stall_s : 3 * opt.failure_timeout_s;
+    Injection j;
+    j.fault = f;
+    injections.push_back(j);
   }
   fs::create_directories(out + "/launch");
   fs::create_directories(out + "/logs");
@@ -210,12 +221,14 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
   };
   std::map<NodeId, pid_t> pid_of;
   for (const auto& n : dep.nodes) pid_of[n.id] = start_node(n.id);
+  const auto running_node = [&](NodeId id) {
+    return std::any_of(running.begin(), running.end(), [&](const auto& p) { return p.second == id; });
+  };
 
   std::optional<Clock::time_point> job_start;
-  std::string failure;    // a node failed by itself (exit status): the launch fails, its log says why
-  std::string job_error;  // the job cannot go on (global server lost, timeout, Ctrl-C): partial summary
-  bool killed = false, restarted = false;
-  Clock::time_point killed_at;
+  std::string failure;              // a node failed by itself (exit status): the launch fails, its log says why
+  std::string job_error;            // the job cannot go on (global server lost, timeout, Ctrl-C): partial summary
+  std::set<NodeId> injected_kills;  // nodes the launcher SIGKILLed: their deaths are not crashes
   std::optional<Clock::time_point> ending;  // SIGTERM sent to every node: they write their reports and leave
   std::vector<LauncherEvent> launcher_events;
   const auto log_of = [&](NodeId id) { return out + "/logs/" + std::to_string(id) + ".log"; };
@@ -228,7 +241,10 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
     if (ending) return;
     job_error = why;
     ending = Clock::now();
-    for (auto& [p, n] : running) kill(p, SIGTERM);
+    for (auto& [p, n] : running) {
+      kill(p, SIGTERM);
+      kill(p, SIGCONT);  // a stalled node must run to leave
+    }
   };
   std::set<NodeId> workers_lost;
   const auto lose_worker = [&](NodeId id) {
@@ -267,10 +283,13 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
       // Killed by a signal: a crash, whoever caused it, is a fault the job survives where it can.
       const std::string how =
           std::string("signal ") + std::to_string(WTERMSIG(status)) + ", " + strsignal(WTERMSIG(status));
-      const bool injected = killed && id == opt.fault.kill_node;
+      const bool injected = injected_kills.erase(id) > 0;
+      const bool will_restart = injected && std::any_of(injections.begin(), injections.end(), [&](const Injection& j) {
+                                  return j.fault.node == id && j.restart_at.has_value();
+                                });
       if (!injected) launcher_events.push_back({id, unix_now_ns(), "crashed (" + how + "); its log: " + log_of(id)});
       if (id == dep.global_server) {
-        if (injected && opt.fault.restart) continue;  // restarted below, as asked
+        if (will_restart) continue;  // restarted below, as asked
         if (!injected && cfg.checkpoint_every > 0 && fs::exists(cfg.out + "/checkpoint")) {
           pid_of[id] = start_node(id);
           launcher_events.push_back({id, unix_now_ns(), "restarted by the launcher from its checkpoint"});
@@ -280,7 +299,7 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
                 "--checkpoint-every N keeps one, and --restart brings it back); the job cannot go on");
         continue;
       }
-      if (!(injected && opt.fault.restart)) lose_worker(id);
+      if (!will_restart) lose_worker(id);
       continue;
     }
     const double elapsed = std::chrono::duration<double>(Clock::now() - t0).count();
@@ -297,19 +316,53 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
       if (wan) wan->set_job_start(*job_start);
     }
     if (wan) wan->follow_traces(Clock::now());
-    if (opt.fault.kill_node >= 0 && !killed && elapsed >= opt.fault.kill_after_s) {
-      kill(pid_of[opt.fault.kill_node], SIGKILL);
-      killed = true;
-      killed_at = Clock::now();
-      launcher_events.push_back({opt.fault.kill_node, unix_now_ns(),
-                                 "killed by the launcher (SIGKILL)" +
-                                     std::string(opt.fault.restart ? "" : "; no report (its steps are not counted)")});
-    }
-    if (killed && opt.fault.restart && !restarted &&
-        std::chrono::duration<double>(Clock::now() - killed_at).count() >= opt.fault.restart_after_s) {
-      pid_of[opt.fault.kill_node] = start_node(opt.fault.kill_node);
-      restarted = true;
-      launcher_events.push_back({opt.fault.kill_node, unix_now_ns(), "restarted by the launcher"});
+    for (auto& j : injections) {
+      const Fault& f = j.fault;
+      const bool due =
+          !j.fired && (f.when == Fault::When::kStartup || (f.when == Fault::When::kAfterLaunch && elapsed >= f.at_s) ||
+                       (f.when == Fault::When::kAfterStart && job_start &&
+                        std::chrono::duration<double>(Clock::now() - *job_start).count() >= f.at_s) ||
+                       (f.when == Fault::When::kCheckpoint && fs::exists(cfg.out + "/checkpoint/global.snap")));
+      if (due) {
+        j.fired = true;
+        const pid_t pid = pid_of[f.node];
+        if (f.action == Fault::Action::kStall) {
+          kill(pid, SIGSTOP);
+          j.resume_at =
+              Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(f.stall_s));
+          std::ostringstream what;
+          what << "stalled by the launcher (SIGSTOP for " << f.stall_s << " s)";
+          launcher_events.push_back({f.node, unix_now_ns(), what.str()});
+        } else {
+          kill(pid, SIGKILL);
+          injected_kills.insert(f.node);
+          if (f.action == Fault::Action::kRestart)
+            j.restart_at = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                              std::chrono::duration<double>(f.restart_after_s));
+          launcher_events.push_back(
+              {f.node, unix_now_ns(),
+               "killed by the launcher (SIGKILL)" +
+                   std::string(f.action == Fault::Action::kRestart ? "" : "; no report (its steps are not counted)")});
+        }
+      }
+      if (j.resume_at && Clock::now() >= *j.resume_at) {
+        j.resume_at.reset();
+        kill(pid_of[f.node], SIGCONT);
+        launcher_events.push_back({f.node, unix_now_ns(), "resumed by the launcher (SIGCONT)"});
+      }
+      if (j.restart_at && Clock::now() >= *j.restart_at && !running_node(f.node)) {
+        j.restart_at.reset();
+        // A global server restarted mid-job resumes from its checkpoint; without one it would start a new job.
+        if (f.node == dep.global_server && job_start &&
+            !(cfg.checkpoint_every > 0 && fs::exists(cfg.out + "/checkpoint"))) {
+          end_job(
+              "the global server was restarted, but it has no checkpoint to resume from (launch "
+              "--checkpoint-every N keeps one); the job cannot go on");
+          continue;
+        }
+        pid_of[f.node] = start_node(f.node);
+        launcher_events.push_back({f.node, unix_now_ns(), "restarted by the launcher"});
+      }
     }
     if (StopSignals::caught()) end_job(std::string("interrupted (") + strsignal(StopSignals::caught()) + ")");
     if (opt.timeout_s > 0 && elapsed > opt.timeout_s)
@@ -334,10 +387,11 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
       for (auto b : row) shaped += b;
     r.network["kernel_shaped_wan_bytes"] = shaped;  // IP bytes through the DC-pair classes (headers included)
   }
-  if (killed)
-    r.network["fault"] = {{"killed_node", dep.nodes[opt.fault.kill_node].name},
-                          {"after_s", opt.fault.kill_after_s},
-                          {"restarted", restarted}};
+  if (!injections.empty()) {
+    r.network["faults_injected"] = nlohmann::json::array();
+    for (const auto& j : injections)
+      r.network["faults_injected"].push_back(describe(j.fault, dep) + (j.fired ? "" : " (never due: not injected)"));
+  }
   return r;
 }
 

@@ -11,18 +11,15 @@
 
 namespace geotrain::real {
 
-struct FaultPlan {
-  int kill_node = -1;          // node id to SIGKILL mid-run (-1 = none)
-  double kill_after_s = 0;     // seconds after launch
-  bool restart = false;        // start it again (same role, same config) after restart_after_s
-  double restart_after_s = 1;  // seconds after the kill
-};
-
 struct LaunchOptions {
   bool emulate_wan = true;
   bool progress = true;
   double timeout_s = 0;  // kill everything after this long (0 = no limit)
-  FaultPlan fault;
+  // Faults to inject, as --fault specs (real/fault_plan.h); parsed against the
+  // deployment, so a wrong node name fails before anything starts.
+  std::vector<std::string> faults;
+  double restart_after_s = 1;  // a restart starts the node again this long after the kill
+  double stall_s = 0;          // a stall lasts this long (0 = 3 x the failure timeout)
   double heartbeat_s = 0.5, failure_timeout_s = 5;
   double startup_timeout_s = 60;  // see RealConfig::startup_timeout_s
   std::int64_t checkpoint_every = 0;

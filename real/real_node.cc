@@ -58,6 +58,7 @@ RealNode::RealNode(asio::io_context& io, const RealConfig& cfg, const TrainingJo
   }
   std::seed_seq seq{job.scenario().seed, std::uint64_t(self), std::uint64_t(0x6765747261696eULL)};
   rng_.seed(seq);
+  nonce_ = std::random_device{}() | (std::uint64_t(std::random_device{}()) << 32);  // not the job's seeded rng
   epoch_ = WallClock::now();
 }
 
@@ -179,7 +180,11 @@ void RealNode::send(Message msg) {
 void RealNode::send_datagrams(const Message& m) {
   const Endpoint& ep = cfg_.route(self_, m.to);
   const udp::endpoint dst(asio::ip::make_address(ep.host), ep.udp_port);
-  for (auto& d : make_datagrams(self_, next_datagram_msg_++, encode_message(m), secret_)) {
+  // Message numbers increase across restarts too (the receiver refuses a number it has seen: a replay).
+  const auto unix_ns =
+      std::uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(WallClock::now().time_since_epoch()).count());
+  next_datagram_msg_ = std::max(next_datagram_msg_ + 1, unix_ns);
+  for (auto& d : make_datagrams(self_, next_datagram_msg_, encode_message(m), secret_)) {
     auto dgram = std::make_shared<Bytes>(std::move(d));
     count_sent(m.to, dgram->size());
     udp_.async_send_to(asio::buffer(*dgram), dst, [dgram](const boost::system::error_code&, std::size_t) {});
@@ -302,12 +307,18 @@ void RealNode::on_frame(NodeId peer, Frame&& f) {
     }
     case FrameType::kReady: {
       if (self_ != job_.deployment().global_server) return;
-      if (started_) {  // a restarted (or late) node joins the running job
+      // A node repeats READY until its GO; the nonce tells a repeat from a new process (a restart).
+      const std::uint64_t nonce = f.body.size() == 8 ? load_raw<std::uint64_t>(f.body.data()) : 0;
+      const auto known = incarnation_.find(peer);
+      const bool repeat = known != incarnation_.end() && known->second == nonce;
+      incarnation_[peer] = nonce;
+      if (started_) {
+        if (repeat) return;
         record("node " + job_.deployment().nodes[peer].name + " joined the running job");
         send_go(peer, true, {});
         return;
       }
-      ready_.insert(peer);
+      if (!ready_.insert(peer).second) return;
       log("node " + job_.deployment().nodes[peer].name + " ready (" + std::to_string(ready_.size()) + "/" +
           std::to_string(job_.deployment().nodes.size() - 1) + ")");
       if (ready_.size() + 1 == job_.deployment().nodes.size()) begin_job({});
@@ -383,6 +394,17 @@ void RealNode::on_go(const Bytes& body) {
   start_actor(late);
 }
 
+// READY, repeated every heartbeat until GO arrives: a global server restarted
+// during start-up (or reached only now) still hears from every node.
+void RealNode::send_ready() {
+  if (started_ || stopping_) return;
+  Bytes b;
+  append_raw<std::uint64_t>(b, nonce_);
+  send_frame(job_.deployment().global_server, FrameType::kReady,
+             std::make_shared<const ByteSpans>(ByteSpans::of(std::move(b))), 100);
+  schedule(from_seconds(cfg_.heartbeat_s), [this] { send_ready(); });
+}
+
 void RealNode::start_actor(bool rejoin) {
   started_ = true;
   const auto now = Clock::now();
@@ -455,17 +477,18 @@ void RealNode::fail(const std::string& why, int exit_code) {
 void RealNode::stop() {
   if (stopping_) return;
   stopping_ = true;
+  // Nodes declared down are told too (a stalled one may be back and would otherwise wait to time out), but
+  // not waited for: a dead one never accepts.
   for (const auto& n : job_.deployment().nodes)
-    if (n.id != self_ && !down_.count(n.id))
-      send_frame(n.id, FrameType::kShutdown, std::make_shared<const ByteSpans>(), 100);
+    if (n.id != self_) send_frame(n.id, FrameType::kShutdown, std::make_shared<const ByteSpans>(), 100);
   stop_when_flushed(Clock::now() + std::chrono::seconds(5));
 }
 
-// Leaves once every queued frame (the SHUTDOWNs) is written, or at the deadline
-// if a peer is gone.
+// Leaves once every queued frame (the SHUTDOWNs) to a live peer is written, or
+// at the deadline if a peer is gone.
 void RealNode::stop_when_flushed(Clock::time_point deadline) {
   bool idle = true;
-  for (auto& [id, l] : out_) idle = idle && l->idle();
+  for (auto& [id, l] : out_) idle = idle && (l->idle() || down_.count(id) || absent_.count(id));
   if (idle || Clock::now() > deadline) return io_.stop();
   schedule(from_seconds(0.01), [this, deadline] { stop_when_flushed(deadline); });
 }
@@ -487,7 +510,7 @@ void RealNode::run(Actor& actor, bool restore) {
     record("restarted; resuming from the checkpoint");
     start_actor(true);
   } else if (self_ != job_.deployment().global_server) {
-    send_frame(job_.deployment().global_server, FrameType::kReady, std::make_shared<const ByteSpans>(), 100);
+    send_ready();
     const double limit = 2 * cfg_.startup_timeout_s;  // the global server decides first, at its own timeout
     schedule(from_seconds(limit), [this, limit] {
       if (!started_)

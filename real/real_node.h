@@ -100,6 +100,7 @@ class RealNode : public Runtime {
   void on_startup_timeout();
   void on_go(const Bytes& body);
   void send_go(NodeId to, bool late, const std::vector<NodeId>& absent);
+  void send_ready();
   void heartbeat();
   void stop_when_flushed(std::chrono::steady_clock::time_point deadline);
   void record(const std::string& what);
@@ -131,10 +132,12 @@ class RealNode : public Runtime {
   std::set<NodeId> down_;
   std::vector<NodeEvent> events_;
   bool started_ = false, stopping_ = false;
-  std::set<NodeId> ready_;      // global server: nodes that reported READY
-  std::set<NodeId> absent_;     // nodes that had not joined when the job started (from GO)
-  std::vector<Message> early_;  // arrived before our GO; delivered at start
-  std::uint64_t next_datagram_msg_ = 1;
+  std::set<NodeId> ready_;                       // global server: nodes that reported READY
+  std::set<NodeId> absent_;                      // nodes that had not joined when the job started (from GO)
+  std::map<NodeId, std::uint64_t> incarnation_;  // global server: the READY nonce of each node's process
+  std::uint64_t nonce_ = 0;                      // this process's READY nonce
+  std::vector<Message> early_;                   // arrived before our GO; delivered at start
+  std::uint64_t next_datagram_msg_ = 0;          // the last message number used (see send_datagrams)
   NodeCounters counters_;
   DatagramAssembler datagrams_;
   std::size_t frame_limit_;

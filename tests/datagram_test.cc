@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 #include <random>
 
 #include "core/wire.h"
@@ -65,6 +66,43 @@ TEST(Datagram, ForgedTamperedAndMisaddressedDatagramsAreRefused) {
   d = make_datagrams(2, 2, encode_message(big_message(2, 3, 10)), kSecret);
   EXPECT_THROW(other.add(d[0].data(), d[0].size(), Clock::now()), FrameError);
   EXPECT_THROW(other.add(d[0].data(), 3, Clock::now()), FrameError);
+}
+
+// A datagram captured on the wire passes the HMAC: replayed whole, in any order, it must not be
+// delivered twice (a DGT part delivered twice would be added to the model twice).
+TEST(Datagram, ReplayedMessagesAreRefusedAndCounted) {
+  DatagramAssembler a(kSecret, 1);
+  const Message m = big_message(2, 1, 1000);
+  std::vector<std::vector<Bytes>> sent;
+  for (std::uint64_t id : {100, 101, 103, 102}) sent.push_back(make_datagrams(2, id, encode_message(m), kSecret));
+  int delivered = 0;
+  for (const auto& msg : sent)
+    for (const auto& d : msg) delivered += a.add(d.data(), d.size(), Clock::now()) ? 1 : 0;
+  EXPECT_EQ(delivered, 4) << "reordered messages are not replays";
+  int refused = 0;
+  for (const auto& msg : {sent[0], sent[3]}) {
+    for (std::size_t i = 0; i + 1 < msg.size(); ++i) EXPECT_FALSE(a.add(msg[i].data(), msg[i].size(), Clock::now()));
+    EXPECT_THROW(a.add(msg.back().data(), msg.back().size(), Clock::now()), FrameError);
+    ++refused;
+  }
+  EXPECT_EQ(a.replays_refused(), std::uint64_t(refused));
+  // Another sender's numbers are its own.
+  const auto other = make_datagrams(3, 100, encode_message(big_message(3, 1, 1000)), kSecret);
+  std::optional<Message> got;
+  for (const auto& d : other) got = a.add(d.data(), d.size(), Clock::now());
+  EXPECT_TRUE(got.has_value());
+}
+
+// A value that is not finite would poison every model it reaches: a payload with one is refused.
+TEST(Datagram, NonFiniteValuesAreRefused) {
+  Message m = big_message(2, 1, 100);
+  auto p = std::make_shared<Payload>(*m.payload);
+  m.payload = p;
+  for (float bad : {std::numeric_limits<float>::quiet_NaN(), -std::numeric_limits<float>::infinity()}) {
+    p->blocks[0].values[7] = bad;
+    const Bytes e = encode_message(m);
+    EXPECT_THROW(decode_message(e.data(), e.size()), WireError);
+  }
 }
 
 TEST(Datagram, IncompleteMessagesStayWithinTheBudgetAndExpire) {

@@ -41,7 +41,7 @@ TEST(DgtSim, OverALossyWanLostBlocksArriveAsZerosAndNothingElseChanges) {
       if (by_id.at(std::size_t(m.to))) by_id[std::size_t(m.to)]->on_message(m);
     });
     sim::SimNode gs(0, transport, compute, 1, [] {}), ls(1, transport, compute, 1, [] {});
-    DgtNode rx(gs, sc.dgt, dc_of, sc.topology), tx(ls, sc.dgt, dc_of, sc.topology);
+    DgtNode rx(gs, sc.dgt, dc_of, sc.topology, dgt_model(10)), tx(ls, sc.dgt, dc_of, sc.topology, dgt_model(10));
     auto rec = std::make_unique<Recorder>();
     Recorder* recorder = rec.get();
     rx.wrap(std::move(rec));

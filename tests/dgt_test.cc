@@ -32,11 +32,11 @@ struct Pair {
   Pusher* pusher = nullptr;
   Recorder* rec = nullptr;
   explicit Pair(DgtSpec spec) {
-    a = std::make_unique<DgtNode>(world.runtime(0), spec, std::vector<int>{0, 1}, topo);
+    a = std::make_unique<DgtNode>(world.runtime(0), spec, std::vector<int>{0, 1}, topo, dgt_model());
     auto p = std::make_unique<Pusher>(*a);
     pusher = p.get();
     a->wrap(std::move(p));
-    b = std::make_unique<DgtNode>(world.runtime(1), spec, std::vector<int>{0, 1}, topo);
+    b = std::make_unique<DgtNode>(world.runtime(1), spec, std::vector<int>{0, 1}, topo, dgt_model());
     auto r = std::make_unique<Recorder>();
     rec = r.get();
     b->wrap(std::move(r));
@@ -181,6 +181,66 @@ TEST(Dgt, MalformedPartsAreDroppedAndCountedWithoutTouchingTheSum) {
   ASSERT_EQ(w.rec->got.size(), 1u);
   EXPECT_EQ(zeroed_blocks(*sent, *w.rec->got[0].payload), 0);
   EXPECT_EQ(w.b->report(0)["dgt"]["rejected"].get<int>(), 3);
+}
+
+// Hostile or replayed parts. Every part delivered twice (a replay past the transport) counts once,
+// so the push arrives exactly as sent, never doubled.
+struct Twice : Actor {
+  Actor* to = nullptr;
+  void start() override {}
+  void on_message(const Message& m) override {
+    to->on_message(m);
+    to->on_message(m);
+  }
+};
+
+TEST(Dgt, RepeatedPartsAreDroppedAndTheSumIsNotDoubled) {
+  Pair w(fixed(1, 0.3));
+  Twice twice;
+  twice.to = w.b.get();
+  w.world.attach(1, &twice);
+  const auto sent = update(1.0f);
+  w.pusher->push(sent, 1);
+  w.world.run();
+  ASSERT_EQ(w.rec->got.size(), 1u);
+  EXPECT_EQ(zeroed_blocks(*sent, *w.rec->got[0].payload), 0) << "each block exactly once";
+  for (std::size_t k = 0; k < sent->blocks.size(); ++k)
+    EXPECT_EQ(w.rec->got[0].payload->blocks[k].values, sent->blocks[k].values) << "not doubled";
+  EXPECT_GT(w.b->report(0)["dgt"]["rejected"].get<int>(), 0);
+}
+
+// A sender cannot make the receiver hold more than a few unfinished pushes, and a marker naming a
+// tensor longer than the model's allocates nothing.
+TEST(Dgt, FloodsOfUnfinishedPushesAndOversizedTensorsStayBounded) {
+  Pair w(fixed(1, 0.3));
+  Message m;
+  m.kind = MsgKind::kPushPart;
+  m.from = 0;
+  m.to = 1;
+  m.parts = 3;
+  m.part = 1;
+  for (std::uint32_t seq = 1; seq <= 1000; ++seq) {  // part 1 of 1000 pushes that never finish
+    m.seq = seq;
+    m.payload = std::make_shared<Payload>();
+    w.b->on_message(m);
+  }
+  EXPECT_GE(w.b->report(0)["dgt"]["rejected"].get<int>(), 1000 - 16) << "all but the newest few dropped";
+  auto marker = std::make_shared<Payload>();
+  CodedBlock huge;
+  huge.key = 1;
+  huge.n = 1u << 31;  // 8 GB of zeros, were it believed
+  huge.codec = kSegmentCodecId;
+  marker->coded.push_back(huge);
+  m.seq = 2000;
+  m.part = 0;
+  m.parts = 2;
+  m.payload = marker;
+  const int before = w.b->report(0)["dgt"]["rejected"].get<int>();
+  w.b->on_message(m);
+  w.world.run();  // the deadline assembles what there is
+  EXPECT_GE(w.b->report(0)["dgt"]["rejected"].get<int>(), before + 2) << "the oldest pending push, then the tensor";
+  ASSERT_EQ(w.rec->got.size(), 1u);
+  EXPECT_TRUE(w.rec->got[0].payload->blocks.empty()) << "no tensor allocated for it";
 }
 
 }  // namespace

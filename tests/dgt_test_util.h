@@ -54,6 +54,9 @@ inline std::shared_ptr<Payload> update(float scale, double loss = 1.0, int unit 
   return p;
 }
 
+// The model whose tensors update() fills (what a DgtNode accepts parts for).
+inline ParamSet dgt_model(int unit = 1) { return update(0.0f, 1.0, unit)->blocks; }
+
 // Each block of `got` is either exactly `sent`'s or all zeros; returns how many are zeros.
 inline int zeroed_blocks(const Payload& sent, const Payload& got) {
   EXPECT_EQ(got.blocks.size(), sent.blocks.size());

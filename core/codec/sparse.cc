@@ -1,5 +1,6 @@
 #include "core/codec/sparse.h"
 
+#include <cmath>
 #include <cstring>
 
 #include "core/bytes.h"
@@ -91,6 +92,7 @@ void validate_sparse(const CodedBlock& b) {
     const std::uint32_t i = load_raw<std::uint32_t>(idx + 4 * j);
     if (i >= b.n || std::int64_t(i) <= prev) throw CodecError("sparse block: index out of range or out of order");
     prev = i;
+    if (!std::isfinite(load_raw<float>(idx + 4 * k + 4 * j))) throw CodecError("sparse block: non-finite value");
   }
 }
 

@@ -15,14 +15,18 @@ namespace {
 int channel_of(const Message& m) { return m.part < 2 ? 0 : -m.priority; }
 }  // namespace
 
-DgtNode::DgtNode(Runtime& rt, const DgtSpec& spec, std::vector<int> dc_of, const Topology& topology)
+DgtNode::DgtNode(Runtime& rt, const DgtSpec& spec, std::vector<int> dc_of, const Topology& topology,
+                 const ParamSet& model)
     : LayerNode(rt),
       spec_(spec),
       dc_of_(std::move(dc_of)),
       topology_(topology),
       sent_(std::size_t(spec.channels) + 1, 0),
       on_time_(std::size_t(spec.channels) + 1, 0),
-      late_(std::size_t(spec.channels) + 1, 0) {}
+      late_(std::size_t(spec.channels) + 1, 0) {
+  for (const auto& b : model)
+    tensor_size_[b.key] = std::max<std::size_t>(std::size_t(b.values.size()), std::size_t(wire_elements(b)));
+}
 
 bool DgtNode::across_wan(NodeId a, NodeId b) const {
   const auto in = [this](NodeId n) { return n >= 0 && std::size_t(n) < dc_of_.size(); };
@@ -191,11 +195,25 @@ void DgtNode::receive_part(const Message& msg) {
                     : msg.payload->coded.size();
   FromSender& s = from_[msg.from];
   if (msg.seq <= s.assembled) {  // its push is through: the next one carries it
+    if (s.late.size() >= kMaxLate) {
+      ++rejected_;
+      return;
+    }
     late_[channel] += blocks;
     s.late.push_back(msg.payload);
     return;
   }
+  if (!s.pending.count(msg.seq) && s.pending.size() >= kMaxPending) {  // a sender far ahead: drop its oldest
+    const auto oldest = s.pending.begin();
+    if (oldest->second.timer) rt_.cancel(oldest->second.deadline);
+    s.pending.erase(oldest);
+    ++rejected_;
+  }
   FromSender::Pending& p = s.pending[msg.seq];
+  if (!p.got.insert(msg.part).second) {  // the same part again (a replay, or a duplicate)
+    ++rejected_;
+    return;
+  }
   on_time_[channel] += blocks;
   p.parts.push_back(msg.payload);
   p.expected = msg.parts;
@@ -231,10 +249,17 @@ void DgtNode::assemble(NodeId from, std::uint32_t seq) {
   push->contributors = p.marker->contributors;
   push->from_zero = p.marker->from_zero;
   for (const CodedBlock& c : p.marker->coded) {  // in key order: the zero tensors come out sorted
-    if (is_segment_format(c.codec))
-      push->blocks.push_back({c.key, Eigen::VectorXf::Zero(c.n)});
-    else
+    if (!is_segment_format(c.codec)) {
       push->coded.push_back(c);
+      continue;
+    }
+    const auto size = tensor_size_.find(c.key);
+    if (size == tensor_size_.end() || c.n > size->second) {  // no such tensor: never allocated, dropped
+      ++rejected_;
+      continue;
+    }
+    if (push->blocks.empty() || push->blocks.back().key != c.key)
+      push->blocks.push_back({c.key, Eigen::VectorXf::Zero(c.n)});
   }
   const auto add = [&](const Payload& part) {
     for (const CodedBlock& c : part.coded) {
@@ -257,7 +282,7 @@ void DgtNode::assemble(NodeId from, std::uint32_t seq) {
 
 nlohmann::json DgtNode::report(TimeNs now) const {
   nlohmann::json j = role_->report(now);
-  if (seq_ == 0 && assembled_ == 0) return j;
+  if (seq_ == 0 && assembled_ == 0 && rejected_ == 0) return j;  // no DGT traffic, not even hostile
   nlohmann::json k = nlohmann::json::array();
   for (const auto& [t, v] : k_history_) k.push_back({t, v});
   j["dgt"] = {{"sent", sent_},

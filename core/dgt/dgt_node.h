@@ -24,6 +24,7 @@
 #pragma once
 #include <map>
 #include <memory>
+#include <set>
 #include <vector>
 
 #include "core/config/scenario.h"
@@ -37,8 +38,9 @@ StackNeeds dgt_stack_needs();
 
 class DgtNode : public LayerNode {
  public:
-  // `dc_of`: every node's DC; `topology` gives each DC pair's WAN bandwidth (mode 1 pacing).
-  DgtNode(Runtime& rt, const DgtSpec& spec, std::vector<int> dc_of, const Topology& topology);
+  // `dc_of`: every node's DC; `topology` gives each DC pair's WAN bandwidth (mode 1 pacing);
+  // `model`: the tensors a push may hold (a part naming another key or length is dropped).
+  DgtNode(Runtime& rt, const DgtSpec& spec, std::vector<int> dc_of, const Topology& topology, const ParamSet& model);
 
   // Runtime, for the role: pushes across the WAN go in parts, the rest through.
   void send(Message msg) override;
@@ -56,6 +58,7 @@ class DgtNode : public LayerNode {
       std::shared_ptr<const Payload> marker;
       std::int64_t round = 0;
       std::size_t received = 0, expected = 0;
+      std::set<int> got;  // part numbers in: a repeated one is dropped
       TimerId deadline = 0;
       bool timer = false;
     };
@@ -93,7 +96,10 @@ class DgtNode : public LayerNode {
   std::map<NodeId, FromSender> from_;
   std::vector<std::uint64_t> on_time_, late_;
   std::uint64_t assembled_ = 0;
-  std::uint64_t rejected_ = 0;  // malformed parts and blocks, dropped
+  std::uint64_t rejected_ = 0;                        // malformed, repeated or excess parts and blocks, dropped
+  std::map<std::uint32_t, std::size_t> tensor_size_;  // by key, from the model
+  // What one sender may have waiting: honest senders have a push or two in flight.
+  static constexpr std::size_t kMaxPending = 16, kMaxLate = 4096;
 };
 
 }  // namespace geotrain

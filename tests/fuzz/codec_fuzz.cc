@@ -1,8 +1,10 @@
 // libFuzzer target: every codec format's validation and decoding
 // (core/codec/codec_registry.h). Input: one byte of format id, four of the
 // tensor length (modulo 2^20), then the encoded bytes. Whatever validates must
-// decode into a tensor of that length without reading or writing outside it.
+// decode into a tensor of that length without reading or writing outside it,
+// and add only finite values to it (a hostile peer cannot poison a model).
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 
 #include "core/codec/codec_registry.h"
@@ -24,5 +26,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   Eigen::VectorXf into = Eigen::VectorXf::Zero(b.n);
   add_decoded(b, 1.0f, into);
+  if (!into.allFinite()) std::abort();  // a block that validates never poisons the tensor it is added to
   return 0;
 }

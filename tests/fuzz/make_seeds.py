@@ -91,4 +91,17 @@ write("datagram", "two_fragments", dgrams)
 # codec_fuzz: format id, u32 tensor length, the encoded bytes.
 for fmt, data in CODED.items():
     write("codec", f"format{fmt}", bytes([fmt]) + struct.pack("<I", 16) + data)
+# dgt_fuzz: records of [u16 length] + a message; a push in three parts (the marker, part 0, carries
+# every tensor's last range), for the target's model: key 1 of 3000 entries, key 4 of 9000.
+def seg(start, vals):
+    return struct.pack("<II", start, len(vals)) + struct.pack(f"<{len(vals)}f", *vals)
+
+
+parts = [
+    message(8, 0, 1, 3, [], [(1, 3000, 7, seg(2990, [0.5] * 10)), (4, 9000, 7, seg(8990, [0.25] * 10))], seq=1, part=0, parts=3),
+    message(8, 0, 1, 3, [], [(1, 3000, 7, seg(0, [1.0] * 8))], seq=1, part=1, parts=3),
+    message(8, 0, 1, 3, [], [(4, 9000, 7, seg(100, [2.0] * 8))], seq=1, part=2, parts=3),
+]
+write("dgt", "three_parts", b"".join(struct.pack("<H", len(m)) + m for m in parts))
+write("dgt", "replayed_and_reordered", b"".join(struct.pack("<H", len(m)) + m for m in [parts[2], parts[0], parts[2], parts[1], parts[1]]))
 print("seeds written under", os.path.join(HERE, "seeds"))
