@@ -54,7 +54,7 @@ Fault parse_fault(const std::string& spec, const Deployment& dep) {
   if (parse_number(node, &id) && id == double(NodeId(id)) && id < double(dep.nodes.size())) f.node = NodeId(id);
   for (const auto& n : dep.nodes)
     if (n.name == node) f.node = n.id;
-  if (f.node < 0) throw ConfigError(where, "", "no node \"" + node + "\"; this deployment has " + node_list(dep));
+  if (f.node < 0) throw ConfigError(where, "", "no such node \"" + node + "\"; this deployment has " + node_list(dep));
   if (when == "startup") {
     f.when = Fault::When::kStartup;
   } else if (when == "checkpoint") {

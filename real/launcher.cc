@@ -21,6 +21,8 @@
 #include "core/config/json_reader.h"
 #include "core/config/scenario.h"
 #include "core/deployment.h"
+#include "core/job.h"
+#include "core/memory_estimate.h"
 #include "core/role_stats.h"
 #include "real/auth.h"
 #include "real/fault_plan.h"
@@ -138,6 +140,11 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
     throw ConfigError(scenario, "/model",
                       sc.model.kind + " runs only in simulation (a workload profile's tensors are stand-ins)");
   const Deployment dep = plan_deployment(sc);
+  {  // one process per node, each with the data set: refused up front when they cannot all fit
+    const TrainingJob job(sc);
+    check_memory(estimate_launch_memory(job), scenario,
+                 "this launch (" + std::to_string(dep.nodes.size()) + " processes)");
+  }
   // One injection per --fault: when it fired, and what is still due (a restart, a SIGCONT).
   struct Injection {
     Fault fault;
@@ -295,8 +302,15 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
           launcher_events.push_back({id, unix_now_ns(), "restarted by the launcher from its checkpoint"});
           continue;
         }
-        end_job("the global server was lost (" + how + ") with no checkpoint to resume from (launch " +
-                "--checkpoint-every N keeps one, and --restart brings it back); the job cannot go on");
+        const bool has_checkpoint = cfg.checkpoint_every > 0 && fs::exists(cfg.out + "/checkpoint");
+        if (injected && has_checkpoint)
+          end_job(
+              "the global server was lost (killed by the launcher, not restarted: --fault "
+              "restart:global-server@... resumes it from its checkpoint); the job cannot go on");
+        else
+          end_job("the global server was lost (" + (injected ? std::string("killed by the launcher") : how) +
+                  ") with no checkpoint to resume from (launch --checkpoint-every N keeps one, and --fault "
+                  "restart:... brings it back); the job cannot go on");
         continue;
       }
       if (!will_restart) lose_worker(id);

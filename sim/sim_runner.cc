@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/job.h"
+#include "core/memory_estimate.h"
 #include "core/monitor.h"
 #include "core/params_file.h"
 #include "core/progress.h"
@@ -31,6 +32,8 @@ RunResult run_simulation(const Scenario& sc, const SimOptions& opt) {
   const auto t0 = Clock::now();
   TrainingJob job(sc);
   const Deployment& dep = job.deployment();
+  // Before any node is built: a run that cannot fit is refused, not killed halfway.
+  check_memory(estimate_sim_memory(job, sc.network.model != "flow"), sc.file, "this simulation");
 
   ns3::RngSeedManager::SetSeed(std::uint32_t(sc.seed % 4294967295u) + 1);  // ns-3 rejects seed 0
   ns3::RngSeedManager::SetRun(1);

@@ -7,6 +7,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <thread>
@@ -61,7 +62,12 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"kill_node_out_of_range", "launch " + kQuick + kOut + " --kill-node 99", 2, "no such node"},
         Case{"negative_kill_after", "launch " + kQuick + kOut + " --kill-node 2 --kill-after -1", 2, "--kill-after"},
         Case{"negative_timeout", "launch " + kQuick + kOut + " --timeout -5", 2, "--timeout"},
-        Case{"zero_failure_timeout", "launch " + kQuick + kOut + " --failure-timeout 0", 2, "--failure-timeout"}),
+        Case{"zero_failure_timeout", "launch " + kQuick + kOut + " --failure-timeout 0", 2, "--failure-timeout"},
+        Case{"fault_unknown_action", "launch " + kQuick + kOut + " --fault smash:1@2", 2, "unknown action"},
+        Case{"fault_unknown_node", "launch " + kQuick + kOut + " --fault kill:dc-z/worker9@2", 2, "no such node"},
+        Case{"fault_unknown_moment", "launch " + kQuick + kOut + " --fault kill:1@soon", 2, "unknown moment"},
+        Case{"fault_checkpoint_without_checkpoints", "launch " + kQuick + kOut + " --fault kill:0@checkpoint", 2,
+             "needs --checkpoint-every"}),
     [](const auto& i) { return std::string(i.param.name); });
 
 INSTANTIATE_TEST_SUITE_P(
@@ -393,6 +399,19 @@ TEST(Orphans, PointsDieWithAKilledSweep) {
   waitpid(sweep, nullptr, 0);
   EXPECT_TRUE(wait_gone(needle, std::chrono::seconds(10)).empty()) << "points outlived their sweep";
   fs::remove_all(d);
+}
+
+// A run that cannot fit in memory is refused before any node is built, with the estimate and the
+// limit, in both runtimes (the limit set low here; by default it is 80% of the available memory).
+TEST(Limits, RunsThatCannotFitInMemoryAreRefusedUpFront) {
+  setenv("GEOTRAIN_MEMORY_LIMIT_MB", "100", 1);
+  for (const std::string cmd : {"sim ", "launch "}) {
+    const auto r = run_geotrain(cmd + kQuick + kOut);
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find("would need about"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("more than the 100 MB"), std::string::npos) << r.output;
+  }
+  unsetenv("GEOTRAIN_MEMORY_LIMIT_MB");
 }
 
 }  // namespace

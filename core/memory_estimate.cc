@@ -1,0 +1,111 @@
+#include "core/memory_estimate.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <iomanip>
+#include <sstream>
+
+#include "core/config/json_reader.h"
+
+namespace geotrain {
+
+namespace {
+
+// Measured on this project's runs (docs/faults.md): the runtime's state per
+// node and per WAN link, beyond model copies; a process's fixed cost.
+constexpr double kFlowNodeBytes = 30e3, kFlowLinkBytes = 2.5e3;
+constexpr double kPacketNodeBytes = 45e3, kPacketLinkBytes = 45e3;
+constexpr double kProcessBytes = 40e6;
+constexpr double kWorkerCopies = 2, kServerCopies = 4;
+
+double model_bytes(const TrainingJob& job) {
+  double floats = 0;
+  for (const auto& b : job.initial_params()) floats += double(b.values.size());
+  return 4 * floats;
+}
+
+double data_bytes(const TrainingJob& job) {
+  double b = 0;
+  for (const Dataset* d : {&job.data().train, &job.data().test})
+    b += 4.0 * double(d->x.size()) + 4.0 * double(d->y.size() + d->target.size() + d->query_start.size());
+  return b;
+}
+
+std::string mb(double bytes) {
+  std::ostringstream o;
+  o << std::fixed;
+  if (bytes < 1e6)
+    o << std::setprecision(1) << bytes / 1e3 << " KB";
+  else
+    o << std::setprecision(bytes < 10e6 ? 2 : 0) << bytes / 1e6 << " MB";
+  return o.str();
+}
+
+struct Counts {
+  double workers = 0, servers = 0, links = 0;
+};
+
+Counts counts(const TrainingJob& job) {
+  Counts c;
+  for (const auto& n : job.deployment().nodes) (n.role == Role::kWorker ? c.workers : c.servers) += 1;
+  c.links = double(job.scenario().topology.wan.size());
+  return c;
+}
+
+}  // namespace
+
+MemoryEstimate estimate_sim_memory(const TrainingJob& job, bool packet_level) {
+  const Counts c = counts(job);
+  const double m = model_bytes(job), node = packet_level ? kPacketNodeBytes : kFlowNodeBytes,
+               link = packet_level ? kPacketLinkBytes : kFlowLinkBytes;
+  const double workers = c.workers * (kWorkerCopies * m + node), servers = c.servers * (kServerCopies * m + node),
+               links = c.links * link, fixed = kProcessBytes + data_bytes(job);
+  MemoryEstimate e;
+  e.bytes = std::uint64_t(workers + servers + links + fixed);
+  e.packet_level = packet_level;
+  std::ostringstream o;
+  o << std::uint64_t(c.workers) << " workers x " << mb(kWorkerCopies * m + node) << " + " << std::uint64_t(c.servers)
+    << " servers x " << mb(kServerCopies * m + node) << " + " << std::uint64_t(c.links) << " WAN links x " << mb(link)
+    << " + the data set and the process, " << mb(fixed);
+  e.breakdown = o.str();
+  return e;
+}
+
+MemoryEstimate estimate_launch_memory(const TrainingJob& job) {
+  const Counts c = counts(job);
+  const double m = model_bytes(job), per_process = kProcessBytes + data_bytes(job);
+  const double workers = c.workers * (per_process + kWorkerCopies * m),
+               servers = c.servers * (per_process + kServerCopies * m);
+  MemoryEstimate e;
+  e.bytes = std::uint64_t(workers + servers);
+  std::ostringstream o;
+  o << std::uint64_t(c.workers + c.servers) << " processes, each with the data set (" << mb(data_bytes(job)) << ") and "
+    << mb(kProcessBytes) << " of its own, workers holding " << kWorkerCopies << " and servers " << kServerCopies
+    << " copies of the model (" << mb(m) << " each)";
+  e.breakdown = o.str();
+  return e;
+}
+
+std::uint64_t memory_limit_bytes() {
+  if (const char* v = std::getenv("GEOTRAIN_MEMORY_LIMIT_MB")) return std::uint64_t(std::atof(v) * 1e6);
+  std::ifstream in("/proc/meminfo");
+  std::string key;
+  std::uint64_t kb = 0;
+  std::string unit;
+  while (in >> key >> kb >> unit)
+    if (key == "MemAvailable:") return std::uint64_t(0.8 * double(kb) * 1024);
+  return 0;
+}
+
+void check_memory(const MemoryEstimate& e, const std::string& file, const std::string& what) {
+  const std::uint64_t limit = memory_limit_bytes();
+  if (limit == 0 || e.bytes <= limit) return;
+  throw ConfigError(file, "",
+                    what + " would need about " + mb(double(e.bytes)) + " of memory (" + e.breakdown +
+                        "), more than the " + mb(double(limit)) +
+                        " this machine can give it (80% of what is available; GEOTRAIN_MEMORY_LIMIT_MB sets "
+                        "another limit). Fewer workers or data centres, or a smaller model or data set, need less" +
+                        (e.packet_level ? "; so does the flow model (network.model = \"flow\")." : "."));
+}
+
+}  // namespace geotrain
