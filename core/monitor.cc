@@ -33,6 +33,7 @@ void RunMonitor::evaluate_now(TimeNs now, std::int64_t round, const ParamSet& pa
 }
 
 bool RunMonitor::on_round(TimeNs now, std::int64_t round, const ParamSet& params, double train_loss) {
+  rounds_applied_ = round;
   if (!std::isfinite(train_loss)) {  // every later round would be NaN too: stop and say so
     failure_ = "training diverged at round " + std::to_string(round) + ": the training loss is " +
                (std::isnan(train_loss) ? "NaN" : "infinite") + " (lower optimizer.lr?)";

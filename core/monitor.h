@@ -54,6 +54,8 @@ class RunMonitor {
   // The model of the last evaluation (the final model once finish() ran); empty before any.
   const ParamSet& last_evaluated() const { return last_params_; }
   std::optional<double> time_to_target_s() const { return time_to_target_s_; }
+  // Rounds the global server has applied so far (the last on_round's count).
+  std::int64_t rounds_applied() const { return rounds_applied_; }
   // Why the job had to stop early ("" = it did not): a non-finite training loss.
   const std::string& failure() const { return failure_; }
   // Resuming from a checkpoint: the rows and time to target recorded so far.
@@ -76,6 +78,7 @@ class RunMonitor {
   ParamSet last_params_;
   std::optional<double> time_to_target_s_;
   std::string failure_;
+  std::int64_t rounds_applied_ = 0;
   double next_eval_s_ = 0;  // eval.every_s: the next evaluation is due at the first round ending after this
 };
 

@@ -1,11 +1,13 @@
 #include "real/real_node.h"
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <sstream>
 
 #include "core/atomic_file.h"
@@ -28,7 +30,7 @@ constexpr std::size_t kMaxPendingLinks = 64;
 // "10 s", "0.5 s": durations in messages, without to_string's six decimals.
 std::string secs(double s) {
   std::ostringstream o;
-  o << s << " s";
+  o << std::setprecision(3) << s << " s";
   return o.str();
 }
 
@@ -279,7 +281,9 @@ void RealNode::on_frame(NodeId peer, Frame&& f) {
     last_heard_[peer] = Clock::now();
     if (down_.erase(peer)) {
       record("node " + job_.deployment().nodes[peer].name + " is back");
-      if (started_) asio::post(io_, [this, peer] { actor_->on_peer_up(peer); });  // it may be behind: catch it up
+      const auto sv = services();
+      if (started_ && std::find(sv.begin(), sv.end(), peer) == sv.end())  // a child may be behind: catch it up
+        asio::post(io_, [this, peer] { actor_->on_peer_up(peer); });
     }
   }
   switch (f.type) {
@@ -409,6 +413,7 @@ void RealNode::start_actor(bool rejoin) {
   started_ = true;
   const auto now = Clock::now();
   for (NodeId c : job_.deployment().nodes[self_].children) last_heard_[c] = now;
+  for (NodeId c : services()) last_heard_[c] = now;
   if (self_ == job_.deployment().global_server) {
     std::filesystem::create_directories(cfg_.out);
     write_file_atomically(cfg_.epoch_file(), std::to_string(epoch_unix_ns()) + "\n");
@@ -435,6 +440,9 @@ void RealNode::heartbeat() {
   if (stopping_) return;
   const NodeId parent = job_.deployment().nodes[self_].parent;
   if (parent >= 0) send_frame(parent, FrameType::kHeartbeat, std::make_shared<const ByteSpans>(), 100);
+  const Deployment& dep = job_.deployment();
+  if (parent < 0 && self_ != dep.global_server)  // a service (state server, shard server): the global server watches it
+    send_frame(dep.global_server, FrameType::kHeartbeat, std::make_shared<const ByteSpans>(), 100);
   if (parent >= 0 && parent == job_.deployment().global_server)  // MultiGPS: every shard server is a parent
     for (NodeId g : job_.deployment().global_servers)
       if (g != parent) send_frame(g, FrameType::kHeartbeat, std::make_shared<const ByteSpans>(), 100);
@@ -455,14 +463,64 @@ void RealNode::heartbeat() {
                   kExitParentLost);
   }
   const auto silent_limit = std::chrono::duration<double>(cfg_.failure_timeout_s);
+  // A tick far later than scheduled means this node was itself stalled (SIGSTOP, a swapped-out machine):
+  // its children's frames are still queued unread, so their silence says nothing. Start counting afresh.
+  const auto tick = Clock::now();
+  if (last_tick_ &&
+      tick - *last_tick_ > std::chrono::duration<double>(std::max(2 * cfg_.heartbeat_s, cfg_.failure_timeout_s / 2))) {
+    for (auto& [child, t] : last_heard_) t = tick;
+    last_progress_ = tick;  // nor are the rounds it could not run
+    record("this node was stalled for " + secs(std::chrono::duration<double>(tick - *last_tick_).count()) +
+           "; its children's silence is not counted");
+  }
+  last_tick_ = tick;
   for (auto& [child, t] : last_heard_) {
     if (down_.count(child) || Clock::now() - t < silent_limit) continue;
     down_.insert(child);
+    down_since_[child] = Clock::now();
     record("node " + job_.deployment().nodes[child].name + " declared down (silent for " +
            secs(cfg_.failure_timeout_s) + "); the round proceeds without it");
-    asio::post(io_, [this, child = child] { actor_->on_peer_down(child); });
+    const auto& children = job_.deployment().nodes[self_].children;
+    if (std::find(children.begin(), children.end(), child) != children.end())  // the round goes on without it
+      asio::post(io_, [this, child = child] { actor_->on_peer_down(child); });
+  }
+  // A service the job cannot do without (the state server, a shard of the model) may be restarted: it is
+  // waited for as long as a restartable parent is, then the job ends with an error rather than hang.
+  for (NodeId sv : services()) {
+    if (!down_.count(sv)) continue;
+    const double gone = std::chrono::duration<double>(Clock::now() - down_since_[sv]).count();
+    if (gone > 10 * cfg_.failure_timeout_s)
+      return fail("node " + job_.deployment().nodes[sv].name + " has been unreachable for " + secs(gone) +
+                      ": the job cannot go on without it (a restarted one is taken back within " +
+                      secs(10 * cfg_.failure_timeout_s) + ")",
+                  kExitJobFailed);
+  }
+  if (rounds_probe_ && started_) {
+    const std::int64_t rounds = rounds_probe_();
+    const auto now = Clock::now();
+    if (rounds != rounds_seen_) {
+      if (rounds_seen_ >= 0)
+        longest_gap_s_ = std::max(longest_gap_s_, std::chrono::duration<double>(now - last_progress_).count());
+      rounds_seen_ = rounds;
+      last_progress_ = now;
+    }
+    const double stuck = std::chrono::duration<double>(now - last_progress_).count();
+    const double limit = std::max(10 * cfg_.failure_timeout_s, 10 * longest_gap_s_);
+    if (stuck > limit)
+      return fail("no round completed for " + secs(stuck) + " (the last was round " + std::to_string(rounds) +
+                      "): the job is stuck after its faults (see faults in the summary) and cannot go on",
+                  kExitJobFailed);
   }
   schedule(from_seconds(cfg_.heartbeat_s), [this] { heartbeat(); });
+}
+
+std::vector<NodeId> RealNode::services() const {
+  const Deployment& dep = job_.deployment();
+  std::vector<NodeId> out;
+  if (self_ != dep.global_server) return out;
+  for (const auto& n : dep.nodes)
+    if (n.parent < 0 && n.id != self_) out.push_back(n.id);
+  return out;
 }
 
 void RealNode::fail(const std::string& why, int exit_code) {

@@ -20,7 +20,11 @@
 // Failure detection: every node sends a HEARTBEAT to its parent each
 // heartbeat_s; a parent that hears nothing from a child for
 // failure_timeout_s reports it down to its actor (logged, and listed in the
-// node report), and reports it back when it is heard again.
+// node report), and reports it back when it is heard again. Nodes without a
+// parent (the state server, MultiGPS's other shard servers) heartbeat to the
+// global server, which ends the job (kExitJobFailed) when one stays silent for
+// 10 x failure_timeout_s: the job cannot go on without it, and a restarted one
+// is back well within that.
 //
 // TLS (cfg.tls): links that must be encrypted (between DCs, or all) connect to
 // the peer's TLS port; a peer that should have used TLS but arrived on the
@@ -31,6 +35,7 @@
 #include <list>
 #include <map>
 #include <memory>
+#include <optional>
 #include <random>
 #include <set>
 #include <unordered_map>
@@ -76,6 +81,11 @@ class RealNode : public Runtime {
   // Runs until SHUTDOWN. REQUIRES: actor was built with *this. `restore`: this
   // is a restarted global server that resumes from its checkpoint.
   void run(Actor& actor, bool restore = false);
+  // Global server: `rounds` reads the rounds applied so far. A job whose rounds
+  // stop (a fault nothing recovers from) ends with an error instead of hanging:
+  // after 10 x the failure timeout or 10 x the longest gap between rounds seen,
+  // whichever is longer, without a round.
+  void watch_progress(std::function<std::int64_t()> rounds) { rounds_probe_ = std::move(rounds); }
   const std::vector<NodeEvent>& events() const { return events_; }
   // The job's time zero (the GO barrier), as nanoseconds since the Unix epoch.
   std::int64_t epoch_unix_ns() const;
@@ -101,6 +111,9 @@ class RealNode : public Runtime {
   void on_go(const Bytes& body);
   void send_go(NodeId to, bool late, const std::vector<NodeId>& absent);
   void send_ready();
+  // Global server: the nodes it watches besides its children (state server,
+  // other shard servers), whose loss for good ends the job.
+  std::vector<NodeId> services() const;
   void heartbeat();
   void stop_when_flushed(std::chrono::steady_clock::time_point deadline);
   void record(const std::string& what);
@@ -130,6 +143,12 @@ class RealNode : public Runtime {
   std::chrono::system_clock::time_point epoch_;
   std::map<NodeId, std::chrono::steady_clock::time_point> last_heard_;  // children
   std::set<NodeId> down_;
+  std::map<NodeId, std::chrono::steady_clock::time_point> down_since_;
+  std::function<std::int64_t()> rounds_probe_;
+  std::optional<std::chrono::steady_clock::time_point> last_tick_;  // the last heartbeat() run
+  std::int64_t rounds_seen_ = -1;
+  std::chrono::steady_clock::time_point last_progress_;
+  double longest_gap_s_ = 0;
   std::vector<NodeEvent> events_;
   bool started_ = false, stopping_ = false;
   std::set<NodeId> ready_;                       // global server: nodes that reported READY

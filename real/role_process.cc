@@ -48,6 +48,7 @@ int run_role(const RealConfig& cfg, NodeId id) {
     store = std::make_unique<FileCheckpointStore>(cfg.out + "/checkpoint");
   }
   std::unique_ptr<Actor> actor = job.make_actor(id, node, monitor.get(), nullptr, store.get(), cfg.checkpoint_every);
+  if (monitor) node.watch_progress([&monitor] { return monitor->rounds_applied(); });
   node.run(*actor, restore);
   progress.done();
 
