@@ -11,8 +11,9 @@
 namespace geotrain {
 
 namespace {
-// Parts' priorities: 0 for the reliable ones, -c for best-effort channel c.
-int channel_of(const Message& m) { return m.part < 2 ? 0 : -m.priority; }
+// Parts' priorities: 0 for the reliable ones, -c for best-effort channel c (a hostile priority
+// cannot overflow the negation: the caller clamps to the channels there are).
+int channel_of(const Message& m) { return m.part < 2 || m.priority >= 0 ? 0 : m.priority < -1000 ? 1000 : -m.priority; }
 }  // namespace
 
 DgtNode::DgtNode(Runtime& rt, const DgtSpec& spec, std::vector<int> dc_of, const Topology& topology,
