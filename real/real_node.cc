@@ -477,7 +477,6 @@ void RealNode::heartbeat() {
   for (auto& [child, t] : last_heard_) {
     if (down_.count(child) || Clock::now() - t < silent_limit) continue;
     down_.insert(child);
-    down_since_[child] = Clock::now();
     record("node " + job_.deployment().nodes[child].name + " declared down (silent for " +
            secs(cfg_.failure_timeout_s) + "); the round proceeds without it");
     const auto& children = job_.deployment().nodes[self_].children;
@@ -488,7 +487,7 @@ void RealNode::heartbeat() {
   // waited for as long as a restartable parent is, then the job ends with an error rather than hang.
   for (NodeId sv : services()) {
     if (!down_.count(sv)) continue;
-    const double gone = std::chrono::duration<double>(Clock::now() - down_since_[sv]).count();
+    const double gone = std::chrono::duration<double>(Clock::now() - last_heard_[sv]).count();
     if (gone > 10 * cfg_.failure_timeout_s)
       return fail("node " + job_.deployment().nodes[sv].name + " has been unreachable for " + secs(gone) +
                       ": the job cannot go on without it (a restarted one is taken back within " +
@@ -505,7 +504,8 @@ void RealNode::heartbeat() {
       last_progress_ = now;
     }
     const double stuck = std::chrono::duration<double>(now - last_progress_).count();
-    const double limit = std::max(10 * cfg_.failure_timeout_s, 10 * longest_gap_s_);
+    // Longer than a lost service is waited for, so that loss is the error given when it is the cause.
+    const double limit = std::max(12 * cfg_.failure_timeout_s, 10 * longest_gap_s_);
     if (stuck > limit)
       return fail("no round completed for " + secs(stuck) + " (the last was round " + std::to_string(rounds) +
                       "): the job is stuck after its faults (see faults in the summary) and cannot go on",

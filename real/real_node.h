@@ -83,7 +83,7 @@ class RealNode : public Runtime {
   void run(Actor& actor, bool restore = false);
   // Global server: `rounds` reads the rounds applied so far. A job whose rounds
   // stop (a fault nothing recovers from) ends with an error instead of hanging:
-  // after 10 x the failure timeout or 10 x the longest gap between rounds seen,
+  // after 12 x the failure timeout or 10 x the longest gap between rounds seen,
   // whichever is longer, without a round.
   void watch_progress(std::function<std::int64_t()> rounds) { rounds_probe_ = std::move(rounds); }
   const std::vector<NodeEvent>& events() const { return events_; }
@@ -143,7 +143,6 @@ class RealNode : public Runtime {
   std::chrono::system_clock::time_point epoch_;
   std::map<NodeId, std::chrono::steady_clock::time_point> last_heard_;  // children
   std::set<NodeId> down_;
-  std::map<NodeId, std::chrono::steady_clock::time_point> down_since_;
   std::function<std::int64_t()> rounds_probe_;
   std::optional<std::chrono::steady_clock::time_point> last_tick_;  // the last heartbeat() run
   std::int64_t rounds_seen_ = -1;
