@@ -1,5 +1,6 @@
 #include "core/codec/powersgd.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -89,8 +90,17 @@ void validate_powersgd(const CodedBlock& b) {
                       r = load_raw<std::uint32_t>(b.bytes.data() + 8);
   if (rows * cols != b.n || r < 1 || r > rows || r > cols || b.bytes.size() != 12 + 4 * r * (rows + cols))
     throw CodecError("powersgd block: shape does not match its length");
-  for (std::size_t i = 12; i < b.bytes.size(); i += 4)
-    if (!std::isfinite(load_raw<float>(b.bytes.data() + i))) throw CodecError("powersgd block: non-finite factor");
+  // Finite factors can still multiply out past float's range: bound every entry of P Q^T by
+  // rank x max|P| x max|Q| (far above any gradient, far below infinity).
+  double max_p = 0, max_q = 0;
+  const std::size_t q_at = 12 + 4 * r * rows;
+  for (std::size_t i = 12; i < b.bytes.size(); i += 4) {
+    const float v = load_raw<float>(b.bytes.data() + i);
+    if (!std::isfinite(v)) throw CodecError("powersgd block: non-finite factor");
+    double& m = i < q_at ? max_p : max_q;
+    m = std::max(m, double(std::fabs(v)));
+  }
+  if (double(r) * max_p * max_q > 1e30) throw CodecError("powersgd block: factors too large");
 }
 
 void add_powersgd(const CodedBlock& b, float scale, Eigen::Ref<Eigen::VectorXf> into) {
