@@ -1,8 +1,8 @@
 // Faults the launcher injects (`geotrain launch --fault SPEC`, repeatable), for
 // tests, demos and the fault matrix. A spec is ACTION:NODE@WHEN:
 //   ACTION  kill     SIGKILL, for good
-//           restart  SIGKILL, then the same role started again restart_after_s later
-//           stall    SIGSTOP for stall_s (default 3 x the failure timeout), then SIGCONT
+//           restart  SIGKILL, then the same role started again (launch --restart-after)
+//           stall    SIGSTOP, then SIGCONT (launch --stall-for)
 //   NODE    a node id or name ("dc-a/local-server", "state-server", "global-server-1";
 //           `geotrain validate SCENARIO` lists them)
 //   WHEN    startup      as soon as the node's process is started, before it can join
@@ -23,9 +23,7 @@ struct Fault {
   Action action = Action::kKill;
   NodeId node = -1;
   When when = When::kAfterStart;
-  double at_s = 0;             // kAfterLaunch, kAfterStart
-  double restart_after_s = 1;  // kRestart
-  double stall_s = 0;          // kStall; 0 = 3 x the failure timeout
+  double at_s = 0;  // kAfterLaunch, kAfterStart
 };
 
 // Parses a spec against the deployment; a ConfigError names the option and

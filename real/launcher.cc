@@ -145,6 +145,7 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
     check_memory(estimate_launch_memory(job), scenario,
                  "this launch (" + std::to_string(dep.nodes.size()) + " processes)");
   }
+  const double stall_s = opt.stall_s > 0 ? opt.stall_s : 3 * opt.failure_timeout_s;
   // One injection per --fault: when it fired, and what is still due (a restart, a SIGCONT).
   struct Injection {
     Fault fault;
@@ -156,8 +157,6 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
     Fault f = parse_fault(spec, dep);
     if (f.when == Fault::When::kCheckpoint && opt.checkpoint_every == 0)
       throw ConfigError("--fault " + spec, "", "a fault at a checkpoint needs --checkpoint-every N");
-    f.restart_after_s = opt.restart_after_s;
-    f.stall_s = opt.stall_s > 0 ? opt.stall_s : 3 * opt.failure_timeout_s;
     Injection j;
     j.fault = f;
     injections.push_back(j);
@@ -239,6 +238,7 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
   std::optional<Clock::time_point> ending;  // SIGTERM sent to every node: they write their reports and leave
   std::vector<LauncherEvent> launcher_events;
   const auto log_of = [&](NodeId id) { return out + "/logs/" + std::to_string(id) + ".log"; };
+  const auto has_checkpoint = [&] { return cfg.checkpoint_every > 0 && fs::exists(cfg.out + "/checkpoint"); };
   const auto report_error = [&](NodeId id) {
     const std::string path = out + "/nodes/" + std::to_string(id) + ".json";
     const std::string why = fs::exists(path) ? load_json_file(path).value("error", std::string()) : "";
@@ -297,13 +297,12 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
       if (!injected) launcher_events.push_back({id, unix_now_ns(), "crashed (" + how + "); its log: " + log_of(id)});
       if (id == dep.global_server) {
         if (will_restart) continue;  // restarted below, as asked
-        if (!injected && cfg.checkpoint_every > 0 && fs::exists(cfg.out + "/checkpoint")) {
+        if (!injected && has_checkpoint()) {
           pid_of[id] = start_node(id);
           launcher_events.push_back({id, unix_now_ns(), "restarted by the launcher from its checkpoint"});
           continue;
         }
-        const bool has_checkpoint = cfg.checkpoint_every > 0 && fs::exists(cfg.out + "/checkpoint");
-        if (injected && has_checkpoint)
+        if (injected && has_checkpoint())
           end_job(
               "the global server was lost (killed by the launcher, not restarted: --fault "
               "restart:global-server@... resumes it from its checkpoint); the job cannot go on");
@@ -343,16 +342,16 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
         if (f.action == Fault::Action::kStall) {
           kill(pid, SIGSTOP);
           j.resume_at =
-              Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(f.stall_s));
+              Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(stall_s));
           std::ostringstream what;
-          what << "stalled by the launcher (SIGSTOP for " << f.stall_s << " s)";
+          what << "stalled by the launcher (SIGSTOP for " << stall_s << " s)";
           launcher_events.push_back({f.node, unix_now_ns(), what.str()});
         } else {
           kill(pid, SIGKILL);
           injected_kills.insert(f.node);
           if (f.action == Fault::Action::kRestart)
             j.restart_at = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                              std::chrono::duration<double>(f.restart_after_s));
+                                              std::chrono::duration<double>(opt.restart_after_s));
           launcher_events.push_back(
               {f.node, unix_now_ns(),
                "killed by the launcher (SIGKILL)" +
@@ -367,8 +366,7 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
       if (j.restart_at && Clock::now() >= *j.restart_at && !running_node(f.node)) {
         j.restart_at.reset();
         // A global server restarted mid-job resumes from its checkpoint; without one it would start a new job.
-        if (f.node == dep.global_server && job_start &&
-            !(cfg.checkpoint_every > 0 && fs::exists(cfg.out + "/checkpoint"))) {
+        if (f.node == dep.global_server && job_start && !has_checkpoint()) {
           end_job(
               "the global server was restarted, but it has no checkpoint to resume from (launch "
               "--checkpoint-every N keeps one); the job cannot go on");

@@ -27,6 +27,15 @@ using WallClock = std::chrono::system_clock;
 namespace {
 constexpr std::size_t kMaxPendingLinks = 64;
 
+// The global server's services: the nodes without a parent besides itself.
+std::vector<NodeId> services_of(const Deployment& dep, NodeId self) {
+  std::vector<NodeId> out;
+  if (self != dep.global_server) return out;
+  for (const auto& n : dep.nodes)
+    if (n.parent < 0 && n.id != self) out.push_back(n.id);
+  return out;
+}
+
 // "10 s", "0.5 s": durations in messages, without to_string's six decimals.
 std::string secs(double s) {
   std::ostringstream o;
@@ -53,7 +62,8 @@ RealNode::RealNode(asio::io_context& io, const RealConfig& cfg, const TrainingJo
       tls_acceptor_(io),
       udp_(io),
       datagrams_(secret_, self),
-      frame_limit_(frame_limit(cfg, job)) {
+      frame_limit_(frame_limit(cfg, job)),
+      services_(services_of(job.deployment(), self)) {
   if (cfg.tls.links != TlsLinks::kOff) {
     tls_server_ = tls_server_context(cfg.tls);
     tls_client_ = tls_client_context(cfg.tls);
@@ -281,8 +291,7 @@ void RealNode::on_frame(NodeId peer, Frame&& f) {
     last_heard_[peer] = Clock::now();
     if (down_.erase(peer)) {
       record("node " + job_.deployment().nodes[peer].name + " is back");
-      const auto sv = services();
-      if (started_ && std::find(sv.begin(), sv.end(), peer) == sv.end())  // a child may be behind: catch it up
+      if (started_ && is_child(peer))  // it may be behind: catch it up
         asio::post(io_, [this, peer] { actor_->on_peer_up(peer); });
     }
   }
@@ -413,7 +422,7 @@ void RealNode::start_actor(bool rejoin) {
   started_ = true;
   const auto now = Clock::now();
   for (NodeId c : job_.deployment().nodes[self_].children) last_heard_[c] = now;
-  for (NodeId c : services()) last_heard_[c] = now;
+  for (NodeId c : services_) last_heard_[c] = now;
   if (self_ == job_.deployment().global_server) {
     std::filesystem::create_directories(cfg_.out);
     write_file_atomically(cfg_.epoch_file(), std::to_string(epoch_unix_ns()) + "\n");
@@ -479,13 +488,12 @@ void RealNode::heartbeat() {
     down_.insert(child);
     record("node " + job_.deployment().nodes[child].name + " declared down (silent for " +
            secs(cfg_.failure_timeout_s) + "); the round proceeds without it");
-    const auto& children = job_.deployment().nodes[self_].children;
-    if (std::find(children.begin(), children.end(), child) != children.end())  // the round goes on without it
+    if (is_child(child))  // the round goes on without it
       asio::post(io_, [this, child = child] { actor_->on_peer_down(child); });
   }
   // A service the job cannot do without (the state server, a shard of the model) may be restarted: it is
   // waited for as long as a restartable parent is, then the job ends with an error rather than hang.
-  for (NodeId sv : services()) {
+  for (NodeId sv : services_) {
     if (!down_.count(sv)) continue;
     const double gone = std::chrono::duration<double>(Clock::now() - last_heard_[sv]).count();
     if (gone > 10 * cfg_.failure_timeout_s)
@@ -514,13 +522,9 @@ void RealNode::heartbeat() {
   schedule(from_seconds(cfg_.heartbeat_s), [this] { heartbeat(); });
 }
 
-std::vector<NodeId> RealNode::services() const {
-  const Deployment& dep = job_.deployment();
-  std::vector<NodeId> out;
-  if (self_ != dep.global_server) return out;
-  for (const auto& n : dep.nodes)
-    if (n.parent < 0 && n.id != self_) out.push_back(n.id);
-  return out;
+bool RealNode::is_child(NodeId n) const {
+  const auto& children = job_.deployment().nodes[self_].children;
+  return std::find(children.begin(), children.end(), n) != children.end();
 }
 
 void RealNode::fail(const std::string& why, int exit_code) {

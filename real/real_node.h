@@ -111,9 +111,7 @@ class RealNode : public Runtime {
   void on_go(const Bytes& body);
   void send_go(NodeId to, bool late, const std::vector<NodeId>& absent);
   void send_ready();
-  // Global server: the nodes it watches besides its children (state server,
-  // other shard servers), whose loss for good ends the job.
-  std::vector<NodeId> services() const;
+  bool is_child(NodeId n) const;
   void heartbeat();
   void stop_when_flushed(std::chrono::steady_clock::time_point deadline);
   void record(const std::string& what);
@@ -161,6 +159,9 @@ class RealNode : public Runtime {
   std::size_t frame_limit_;
   std::string error_;
   int exit_code_ = 0;
+  // Global server: the nodes it watches besides its children (state server,
+  // other shard servers), whose loss for good ends the job.
+  const std::vector<NodeId> services_;
   bool parent_written_ = false;  // a frame reached our parent's socket since the last heartbeat
   int parent_misses_ = 0;        // heartbeats in a row with nothing written to the parent
 };
