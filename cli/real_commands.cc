@@ -120,7 +120,7 @@ void add_real(CLI::App& app) {
   CLI::App* c = app.add_subcommand("real", "Run one role of a multi-host real-mode deployment");
   c->footer(
       "CONFIG (JSON) names the scenario, every node's host and ports, the shared-secret\n"
-      "file and the output directory; see README 'Multi-host deployment'. Start one\n"
+      "file and the output directory; see docs/user-guide.md, 'Multi-host deployment'. Start one\n"
       "process per node id under any process manager (systemd, Slurm srun, ...); the\n"
       "global server (node 0) starts everyone together once all are connected.");
   c->add_option("--role", *role, "Node id to run (geotrain validate prints the plan)")->required();

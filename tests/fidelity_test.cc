@@ -1,7 +1,7 @@
 // The fidelity suite: shipped scenarios whose round time can be computed from
 // the message sequence (fidelity_test_util.h), simulated at default settings
 // and at real 1448-byte segments, each round held to the analytic value. Each
-// test prints its row of the README's fidelity table.
+// test prints its row of the fidelity table in docs/fidelity.md.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -70,7 +70,7 @@ void expect_every_round_near(const std::vector<Round>& rounds, double analytic, 
         << what << ": the round from " << r.start_s << " s to " << r.end_s << " s against the analytic " << analytic;
 }
 
-// A row of the README's table: analytic and simulated seconds per round, at
+// A row of docs/fidelity.md's table: analytic and simulated seconds per round, at
 // default settings and at 1448-byte segments.
 void print_row(const std::string& scenario, double analytic, double sim_default, double analytic_1448,
                double sim_1448) {
