@@ -15,6 +15,9 @@
 
 #include "core/atomic_file.h"
 #include "core/config/json_reader.h"
+#include "core/config/scenario.h"
+#include "core/job.h"
+#include "core/memory_estimate.h"
 #include "real/process.h"
 #include "real/stop_signals.h"
 
@@ -60,6 +63,35 @@ std::string csv_cell(const nlohmann::json& v) {
   return s;
 }
 
+// What a point's run will need, estimated as the run itself estimates it before
+// it starts (core/memory_estimate.h). Points that differ only in their seed need
+// the same, so each distinct point is estimated once, when it is first due.
+class PointMemory {
+ public:
+  explicit PointMemory(const SweepPlan& plan) : plan_(plan) {}
+  std::uint64_t operator()(const SweepPoint& p) {
+    std::string key;
+    for (const auto& s : p.sets)
+      if (s.rfind("seed=", 0) != 0) key += s + '\n';
+    auto it = cache_.find(key);
+    if (it != cache_.end()) return it->second;
+    std::uint64_t bytes = 0;
+    try {
+      const TrainingJob job(load_scenario(plan_.base_scenario, p.sets));
+      bytes = (plan_.runtime == "real" ? estimate_launch_memory(job)
+                                       : estimate_sim_memory(job, job.scenario().network.model != "flow"))
+                  .bytes;
+    } catch (const std::exception&) {
+      // The point's own run reports what is wrong with it.
+    }
+    return cache_[key] = bytes;
+  }
+
+ private:
+  const SweepPlan& plan_;
+  std::map<std::string, std::uint64_t> cache_;
+};
+
 }  // namespace
 
 SweepOutcome run_sweep(const SweepPlan& plan, const std::string& out, const SweepOptions& opt) {
@@ -88,6 +120,14 @@ SweepOutcome run_sweep(const SweepPlan& plan, const std::string& out, const Swee
   const std::string exe = real::self_exe();
   const real::StopSignals stop_signals;  // Ctrl-C: running points stopped, finished ones kept
   std::map<pid_t, const SweepPoint*> running;
+  // Points run at once share the machine's memory: one is started only while the
+  // estimates of all running points fit the limit together (a point alone always
+  // starts; it refuses itself when it cannot fit at all).
+  const std::uint64_t limit = memory_limit_bytes();
+  PointMemory memory(plan);
+  std::map<pid_t, std::uint64_t> running_bytes;
+  std::uint64_t in_use = 0;
+  bool told_memory = false;
   const auto t0 = Clock::now();
   int done = 0;
   auto progress = [&] {
@@ -101,13 +141,28 @@ SweepOutcome run_sweep(const SweepPlan& plan, const std::string& out, const Swee
   while ((!todo.empty() || !running.empty()) && !real::StopSignals::caught()) {
     while (!todo.empty() && int(running.size()) < opt.jobs) {
       const SweepPoint* p = todo.front();
+      const std::uint64_t need = limit > 0 ? memory(*p) : 0;
+      if (!running.empty() && in_use + need > limit) {
+        if (!told_memory)
+          std::fprintf(stderr,
+                       "[sweep %s] memory: point %s needs about %.0f MB and the %zu running need %.0f MB; the "
+                       "limit is %.0f MB (GEOTRAIN_MEMORY_LIMIT_MB, else 80%% of the memory available), so fewer "
+                       "than -j %d points run at once\n",
+                       plan.name.c_str(), p->id.c_str(), double(need) / 1e6, running.size(), double(in_use) / 1e6,
+                       double(limit) / 1e6, opt.jobs);
+        told_memory = true;
+        break;
+      }
       todo.pop_front();
       const std::string dir = out + "/runs/" + p->id;
       fs::create_directories(dir);
       std::vector<std::string> args = {plan.runtime == "real" ? "launch" : "sim", plan.base_scenario, "--out", dir,
                                        "-q"};
       for (const auto& s : p->sets) args.insert(args.end(), {"--set", s});
-      running[real::spawn_process(exe, args, dir + "/log.txt")] = p;
+      const pid_t pid = real::spawn_process(exe, args, dir + "/log.txt");
+      running[pid] = p;
+      running_bytes[pid] = need;
+      in_use += need;
     }
     int status = 0;
     const pid_t pid = waitpid(-1, &status, 0);
@@ -116,6 +171,8 @@ SweepOutcome run_sweep(const SweepPlan& plan, const std::string& out, const Swee
     if (it == running.end()) continue;
     const SweepPoint* p = it->second;
     running.erase(it);
+    in_use -= running_bytes[pid];
+    running_bytes.erase(pid);
     ++done;
     ++o.ran;
     if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0) || !finished(out + "/runs/" + p->id)) {

@@ -124,6 +124,26 @@ TEST(Sweep, TwoShardsMergedGiveTheUnshardedResults) {
   fs::remove_all(dir);
 }
 
+TEST(Sweep, PointsRunAtOnceMustFitInMemoryTogether) {
+  const std::string dir = "/tmp/geotrain-test-sweep-memory-" + std::to_string(::getpid());
+  fs::remove_all(dir);
+  const std::string sweep = write_sweep(dir, 20);
+  // Each point needs about 41 MB: under a 60 MB limit -j 2 runs them one at a time, and says so.
+  setenv("GEOTRAIN_MEMORY_LIMIT_MB", "60", 1);
+  const auto tight = run_geotrain("sweep " + sweep + " --out " + dir + "/tight -q -j 2");
+  setenv("GEOTRAIN_MEMORY_LIMIT_MB", "1000", 1);
+  const auto roomy = run_geotrain("sweep " + sweep + " --out " + dir + "/roomy -q -j 2");
+  unsetenv("GEOTRAIN_MEMORY_LIMIT_MB");
+  ASSERT_EQ(tight.exit_code, 0) << tight.output;
+  EXPECT_NE(tight.output.find("fewer than -j 2 points run at once"), std::string::npos) << tight.output;
+  EXPECT_NE(tight.output.find("the limit is 60 MB"), std::string::npos) << tight.output;
+  EXPECT_EQ(lines_without_wall_time(dir + "/tight/results.csv").size(), 9u);
+  ASSERT_EQ(roomy.exit_code, 0) << roomy.output;
+  EXPECT_EQ(roomy.output.find("run at once"), std::string::npos) << roomy.output;
+  EXPECT_EQ(lines_without_wall_time(dir + "/tight/results.csv"), lines_without_wall_time(dir + "/roomy/results.csv"));
+  fs::remove_all(dir);
+}
+
 TEST(Sweep, AnInvalidPointIsRejectedBeforeAnythingRuns) {
   const std::string dir = "/tmp/geotrain-test-sweep-bad-" + std::to_string(::getpid());
   fs::create_directories(dir);
