@@ -327,7 +327,13 @@ void RealNode::on_frame(NodeId peer, Frame&& f) {
       incarnation_[peer] = nonce;
       if (started_) {
         if (repeat) return;
-        record("node " + job_.deployment().nodes[peer].name + " joined the running job");
+        const NodeSpec& n = job_.deployment().nodes[peer];
+        if (n.role == Role::kGlobalServer && cfg_.checkpoint_every == 0 && !absent_.count(peer))
+          return fail("node " + n.name +
+                          " (a shard of the model) was restarted, but it has no checkpoint to resume from (launch "
+                          "--checkpoint-every N keeps one); the job cannot go on without its shard",
+                      kExitJobFailed);
+        record("node " + n.name + " joined the running job");
         send_go(peer, true, {});
         return;
       }

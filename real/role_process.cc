@@ -41,11 +41,14 @@ int run_role(const RealConfig& cfg, NodeId id) {
   if (monitor) monitor->on_eval([&progress](const TimelineRow& r) { progress(r); });
   // The global server checkpoints when asked to; finding an epoch file from an
   // earlier start means this process is a restart: resume, do not start over.
+  // MultiGPS's other shard servers checkpoint their shards the same way; a
+  // restarted one joins the running job as any node does, and resumes from it.
   std::unique_ptr<FileCheckpointStore> store;
   bool restore = false;
-  if (id == dep.global_server && cfg.checkpoint_every > 0) {
-    restore = std::filesystem::exists(cfg.epoch_file()) && std::filesystem::exists(cfg.out + "/checkpoint");
-    store = std::make_unique<FileCheckpointStore>(cfg.out + "/checkpoint");
+  if (spec.role == Role::kGlobalServer && cfg.checkpoint_every > 0) {
+    const bool first = id == dep.global_server;
+    restore = first && std::filesystem::exists(cfg.epoch_file()) && std::filesystem::exists(cfg.out + "/checkpoint");
+    store = std::make_unique<FileCheckpointStore>(cfg.out + "/checkpoint" + (first ? "" : "/" + spec.name));
   }
   std::unique_ptr<Actor> actor = job.make_actor(id, node, monitor.get(), nullptr, store.get(), cfg.checkpoint_every);
   if (monitor) node.watch_progress([&monitor] { return monitor->rounds_applied(); });

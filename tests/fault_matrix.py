@@ -87,9 +87,11 @@ def expected(family, role, action, phase):
         return ("error", "no round completed")  # a scheduled group does not re-plan around a lost relay
     if family == "tsengine" and role == "local server" and action == "restart" and phase != "startup":
         return ("either", "no round completed")  # taken back between transfers; lost in one, the job ends
-    if family == "multigps" and role in ("local server", "shard server") and action == "restart" \
-            and phase != "startup":
-        return ("either", "no round completed")  # a restarted shard or its child is not always taken back
+    if family == "multigps" and role == "shard server" and action == "restart" and phase != "startup":
+        # resumes from its own checkpoint; without one its shard is lost and the job ends at once
+        return ("complete", None) if phase == "checkpoint" else ("error", "has no checkpoint to resume from")
+    if family == "multigps" and role == "local server" and action == "restart" and phase != "startup":
+        return ("either", "no round completed")  # a child lost between its shards' pushes is not always taken back
     if role in ("state server", "shard server") and action == "kill":
         return ("error", ROLES[role] + " has been unreachable")  # waited for, then the job ends
     return ("complete", None)  # a local server lost takes its DC out; restarted ones are taken back

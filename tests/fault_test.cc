@@ -150,6 +150,36 @@ TEST(Faults, AGlobalServerLostWithoutACheckpointEndsTheJobPromptlyWithAPartialSu
   fs::remove_all(out);
 }
 
+// MultiGPS: a shard server restarted mid-run resumes its shard from its own
+// checkpoint (snapshot + log) and its children send it again what it lacks, so
+// every round completes; without a checkpoint its shard is gone, and the job
+// ends at once saying so.
+TEST(Faults, ARestartedShardServerResumesFromItsCheckpointOrEndsTheJobWithout) {
+  std::vector<std::string> sets = small_sets(300);
+  sets.push_back(R"(multigps={"servers":2,"split_above":100})");
+  for (const bool checkpoint : {true, false}) {
+    const std::string out = fresh_dir(std::string("shard-restart-") + (checkpoint ? "ckpt" : "none"));
+    const auto r = run_geotrain("launch " + source_path("scenarios/quickstart.json") + " --out " + out +
+                                " -q --timeout 120 --failure-timeout 1 --fault restart:global-server-1@1" +
+                                (checkpoint ? " --checkpoint-every 7" : "") + set_args(sets));
+    const auto s = read_json(out + "/summary.json");
+    if (checkpoint) {
+      ASSERT_EQ(r.exit_code, 0) << r.output;
+      EXPECT_EQ(s["rounds"].get<int>(), 300);
+      const auto shard = read_json(out + "/nodes/7.json");
+      EXPECT_GT(shard["restored_rounds"].get<int>(), 0) << "resumed from its checkpoint, not from zero";
+      EXPECT_EQ(shard["rounds"].get<int>(), 300) << "the shard applied every round";
+    } else {
+      EXPECT_EQ(r.exit_code, 1) << r.output;
+      EXPECT_NE(s["error"].get<std::string>().find("global-server-1 (a shard of the model) was restarted, but it "
+                                                   "has no checkpoint"),
+                std::string::npos)
+          << s["error"];
+    }
+    fs::remove_all(out);
+  }
+}
+
 // A node lost while the job is still starting (killed before it could join): the global server waits
 // --startup-timeout for it, then starts without a missing worker, whose local server counts it down at
 // once, and ends the job with an error naming a missing server. Every fault is on the run's clock.

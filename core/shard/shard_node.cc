@@ -30,17 +30,21 @@ void ShardNode::send(Message msg) {
       parts[std::size_t(s.server)]->blocks.push_back(
           {s.key, blocks[hint].values.segment(Eigen::Index(s.offset), Eigen::Index(s.count))});
     }
+    last_push_.clear();
     for (std::size_t s = 0; s < S; ++s) {
       Message m = make_message(MsgKind::kPush, msg.from, servers_[s], msg.round, parts[s]);
       m.step_s = msg.step_s;
       m.transfer_s = msg.transfer_s;
       m.priority = msg.priority;
+      last_push_.push_back(m);
       rt_.send(std::move(m));
     }
     ++split_;
     return;
   }
   if (my_shard_ < 0 && msg.to == servers_[0] && msg.kind == MsgKind::kPullRequest) {
+    last_pull_ = msg;
+    pull_answered_.assign(S, false);
     for (NodeId s : servers_) {
       Message m = msg;
       m.to = s;
@@ -96,6 +100,7 @@ void ShardNode::child_receive(const Message& msg, int shard) {
     auto& parts = answers_[msg.round];
     parts.resize(S);
     parts[std::size_t(shard)] = msg.payload;
+    if (last_pull_) pull_answered_[std::size_t(shard)] = true;
     double& t = answer_transfer_s_[msg.round];
     t = std::max(t, msg.transfer_s);
     if (std::any_of(parts.begin(), parts.end(), [](const auto& p) { return !p; })) return;
@@ -106,18 +111,46 @@ void ShardNode::child_receive(const Message& msg, int shard) {
     out.payload = std::move(whole);
     out.transfer_s = t;
     answers_.erase(answers_.begin(), answers_.upper_bound(msg.round));
+    last_pull_.reset();
     answer_transfer_s_.erase(answer_transfer_s_.begin(), answer_transfer_s_.upper_bound(msg.round));
     ++joined_;
     return role_->on_message(out);
   }
-  if (msg.kind == MsgKind::kPushAck) {
-    if (++acks_[msg.round] < int(S)) return;
-    acks_.erase(msg.round);
-    Message out = msg;
-    out.from = servers_[0];
-    return role_->on_message(out);
-  }
+  if (msg.kind == MsgKind::kPushAck) return count_ack(msg, shard);
+  if (msg.kind == MsgKind::kControl && shard > 0) return resync_shard(shard, msg.round);
   if (shard == 0) role_->on_message(msg);  // anything else the first server says for all
+}
+
+void ShardNode::count_ack(const Message& msg, int shard) {
+  auto& acked = acks_[msg.round];
+  acked.resize(servers_.size(), false);
+  acked[std::size_t(shard)] = true;  // a repeated ack counts once
+  if (std::find(acked.begin(), acked.end(), false) != acked.end()) return;
+  acks_.erase(acks_.begin(), acks_.upper_bound(msg.round));
+  if (!last_push_.empty() && last_push_[0].round <= msg.round) last_push_.clear();
+  Message out = msg;
+  out.from = servers_[0];
+  role_->on_message(out);
+}
+
+// A shard server at `server_round` (restarted from its checkpoint, or telling a
+// child that was away) is sent again what it lacks of our last push and pull; a
+// push it applied before its ack was lost counts as acked.
+void ShardNode::resync_shard(int shard, std::int64_t server_round) {
+  const auto s = std::size_t(shard);
+  if (!last_push_.empty()) {
+    const std::int64_t round = last_push_[s].round;
+    const auto a = acks_.find(round);
+    if (a == acks_.end() || !a->second[s]) {
+      if (server_round == round) rt_.send(last_push_[s]);
+      if (server_round > round) count_ack(make_message(MsgKind::kPushAck, servers_[s], rt_.self(), round), shard);
+    }
+  }
+  if (last_pull_ && !pull_answered_[s]) {
+    Message m = *last_pull_;
+    m.to = servers_[s];
+    rt_.send(std::move(m));
+  }
 }
 
 void ShardNode::first_server_collect(std::int64_t round, int shard, std::shared_ptr<const Payload> part) {

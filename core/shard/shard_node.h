@@ -7,13 +7,17 @@
 //    flat): a push to the global server goes as S pushes, one per shard, each
 //    with the push's losses and counts; a pull asks every shard; the shards'
 //    answers of a round are joined into one model and the S acks of a round
-//    into one, both handed to the role as from the first server.
+//    into one, both handed to the role as from the first server. A shard
+//    server restarted from its checkpoint says the round it is at (kControl):
+//    the layer sends it again what of the last push and pull it lacks, or
+//    counts its ack when it had applied the push before it was lost.
 //  - at a shard server: its first answer of each round also goes to the first
 //    server, whose layer joins the shards into the whole model and runs the
 //    job's RunMonitor on it (evaluation, the stop decision, the last words):
 //    its role runs without one.
 #pragma once
 #include <map>
+#include <optional>
 #include <vector>
 
 #include "core/layer_node.h"
@@ -43,6 +47,8 @@ class ShardNode : public LayerNode {
   // The shards' parts of one model (or push) as the whole, in key order.
   ParamSet join(const std::vector<std::shared_ptr<const Payload>>& parts) const;
   void child_receive(const Message& msg, int shard);
+  void count_ack(const Message& msg, int shard);
+  void resync_shard(int shard, std::int64_t server_round);
   void first_server_collect(std::int64_t round, int shard, std::shared_ptr<const Payload> part);
 
   const ShardMap& map_;
@@ -52,7 +58,10 @@ class ShardNode : public LayerNode {
   // A child's state: per round, the shards' answers and acks so far.
   std::map<std::int64_t, std::vector<std::shared_ptr<const Payload>>> answers_;
   std::map<std::int64_t, double> answer_transfer_s_;
-  std::map<std::int64_t, int> acks_;
+  std::map<std::int64_t, std::vector<bool>> acks_;  // per round, which shards acked
+  std::vector<Message> last_push_;                  // the last push not yet acked by all, as sent to each shard
+  std::optional<Message> last_pull_;                // the last pull request not yet answered by all
+  std::vector<bool> pull_answered_;                 // which shards answered it
   // The first server's: per round, the shards' models; per push round, the training loss.
   std::map<std::int64_t, std::vector<std::shared_ptr<const Payload>>> models_;
   std::map<std::int64_t, std::pair<double, int>> loss_;  // push round -> (loss sum, contributors)
