@@ -83,10 +83,6 @@ def expected(family, role, action, phase):
         return ("error", "no checkpoint") if phase == "mid-run" else ("complete", None)
     if action == "kill" and phase == "startup":
         return ("error", "start-up timed out")  # every server must join
-    if family == "tsengine" and role == "local server" and action == "kill":
-        return ("error", "no round completed")  # a scheduled group does not re-plan around a lost relay
-    if family == "tsengine" and role == "local server" and action == "restart" and phase != "startup":
-        return ("either", "no round completed")  # taken back between transfers; lost in one, the job ends
     if family == "multigps" and role == "shard server" and action == "restart" and phase != "startup":
         # resumes from its own checkpoint; without one its shard is lost and the job ends at once
         return ("complete", None) if phase == "checkpoint" else ("error", "has no checkpoint to resume from")

@@ -227,6 +227,31 @@ TEST(TsEngine, PairsReadyNodesTheFasterWayAndTheRootAlwaysReceives) {
   EXPECT_EQ(ops.merges[2], 1);  // 1 sends once it has summed 2's push
 }
 
+// A member lost mid-round (its links cut, then declared down) takes with it what
+// it relayed and what was summed into it: the root finishes that round without
+// the plan (every push it lacks comes alone, the model direct) and plans the
+// next ones over the members that are up. Without that the job would hang.
+TEST(Sched, AMemberLostMidRoundIsPlannedAroundAndEveryRoundCompletes) {
+  for (const std::string kind : {"tsengine", "graph"}) {
+    FakeJob fj(wan8(kind, 40));
+    const Deployment& dep = fj.job().deployment();
+    const NodeId gs = dep.global_server, lost = dep.nodes[std::size_t(gs)].children.at(1);
+    fj.run(from_seconds(1));
+    auto rounds = [&] { return fj.actor(gs).report(fj.world().now())["rounds"].get<std::int64_t>(); };
+    const std::int64_t before = rounds();
+    ASSERT_GT(before, 1) << kind;
+    ASSERT_LT(before, 40) << kind;
+    for (const auto& n : dep.nodes)
+      if (n.id != lost) fj.world().link(lost, n.id).cut = fj.world().link(n.id, lost).cut = true;
+    fj.world().at(fj.world().now() + from_seconds(0.01), [&] { fj.actor(gs).on_peer_down(lost); });
+    fj.run();
+    EXPECT_EQ(rounds(), 40) << kind;
+    const nlohmann::json root = fj.actor(gs).report(fj.world().now())["sched"]["root"];
+    EXPECT_EQ(root["rounds_abandoned"], 1) << kind << root.dump();
+    EXPECT_EQ(root["regroups"], 1) << kind << root.dump();
+  }
+}
+
 TEST(Sched, ARelayOrPushFromOutsideTheGroupIsRefusedAndCounted) {
   // WAN scheduled, LAN direct: a worker may not push to another DC's local
   // server, nor order anyone about, and a member may pass on only its

@@ -49,6 +49,11 @@ bool GroupMember::on_message(const Message& msg) {
         ++rejected_;
         return true;
       }
+      // An older model, or a second copy of the one held and not yet delivered: nothing new.
+      if (model_ && (msg.round < model_->round || (msg.round == model_->round && !delivered_))) {
+        ++duplicates_;
+        return true;
+      }
       report_to_root(MsgKind::kModelReport, msg.round, msg.from, clock_s() - msg.sent_s, msg.wire_bytes);
       Message m = msg;
       m.from = root_;  // to the role, the model comes from its server, whoever relayed it
@@ -79,6 +84,10 @@ bool GroupMember::on_message(const Message& msg) {
         return true;
       }
       if (msg.kind == MsgKind::kPushOrder) {
+        if (msg.step_s == kPushAlone && !pushes_.count(msg.round) && last_own_ && last_own_->round == msg.round) {
+          send_alone(*last_own_);  // already sent, into what was lost: again, alone
+          return true;
+        }
         pushes_[msg.round].order = std::make_pair(to, int(msg.step_s));
         try_push(msg.round);
       } else if (model_ && model_->round == msg.round) {
@@ -112,7 +121,13 @@ void GroupMember::try_push(std::int64_t round) {
   auto it = pushes_.find(round);
   if (it == pushes_.end()) return;
   Push& p = it->second;
+  if (p.own && p.order && p.order->second == kPushAlone) {  // the plan was abandoned: what I merged comes again
+    const Message own = *p.own;
+    pushes_.erase(pushes_.begin(), std::next(it));
+    return send_alone(own);
+  }
   if (!p.own || !p.order || int(p.merged.size()) < p.order->second) return;
+  last_own_ = p.own;
   Message m = *p.own;
   if (!p.merged.empty()) {  // my push plus what was sent to me, as one dense sum
     auto sum = std::make_shared<Payload>(densify(*m.payload));
@@ -126,8 +141,21 @@ void GroupMember::try_push(std::int64_t round) {
   rt_.send(std::move(m));
 }
 
+void GroupMember::rejoin() { report_to_root(MsgKind::kReadyReport, kRejoinedRound, rt_.self(), 0, 0); }
+
+void GroupMember::send_alone(const Message& own) {
+  Message m = own;
+  m.to = root_;
+  m.dest = root_;
+  m.seq = kAlonePush;
+  last_own_ = own;
+  ++alone_;
+  rt_.send(std::move(m));
+}
+
 nlohmann::json GroupMember::report() const {
-  return {{"root", root_}, {"models_relayed", relayed_}, {"pushes_merged", merged_}, {"rejected", rejected_}};
+  return {{"root", root_},         {"models_relayed", relayed_}, {"pushes_merged", merged_},
+          {"rejected", rejected_}, {"pushes_alone", alone_},     {"duplicate_models", duplicates_}};
 }
 
 }  // namespace geotrain

@@ -17,6 +17,15 @@
 
 namespace geotrain {
 
+// When a member is lost mid-round the root abandons the round's plan
+// (core/sched/group_root.h): it orders every member whose push it lacks to send
+// its own push alone (a kPushOrder whose merge count is kPushAlone), and such a
+// push is marked by its seq.
+constexpr double kPushAlone = -1;
+constexpr std::uint32_t kAlonePush = 1;
+// A member's process restarted (it holds nothing) says so with a kReadyReport of this round.
+constexpr std::int64_t kRejoinedRound = -1;
+
 class GroupMember {
  public:
   // `root`: the group's server (the coordinator); `siblings`: the other members;
@@ -28,6 +37,8 @@ class GroupMember {
   // `msg` arrived; true when it was for this side (delivered, kept or dropped).
   bool on_message(const Message& msg);
   nlohmann::json report() const;
+  // This process replaces one that was in the group: tells the root.
+  void rejoin();
 
  private:
   struct Push {
@@ -40,6 +51,7 @@ class GroupMember {
   void deliver_model();
   void relay(NodeId to);
   void try_push(std::int64_t round);
+  void send_alone(const Message& own);
   double clock_s() const;
 
   Runtime& rt_;
@@ -51,7 +63,8 @@ class GroupMember {
   bool wants_ = false, delivered_ = false;
   std::map<std::int64_t, std::vector<NodeId>> relay_to_;  // by round: ordered relays not yet sent
   std::map<std::int64_t, Push> pushes_;                   // by round
-  std::uint64_t relayed_ = 0, merged_ = 0, rejected_ = 0;
+  std::optional<Message> last_own_;                       // my last push as the role sent it (kept to resend alone)
+  std::uint64_t relayed_ = 0, merged_ = 0, rejected_ = 0, alone_ = 0, duplicates_ = 0;
 };
 
 }  // namespace geotrain

@@ -81,6 +81,12 @@ void SchedNode::start() {
   role_->start();
 }
 
+void SchedNode::rejoin() {
+  if (member_) member_->rejoin();
+  if (root_) root_->rejoin();
+  role_->rejoin();
+}
+
 void SchedNode::send(Message msg) {
   if (root_ && root_->on_send(msg)) return;
   if (member_ && member_->on_send(msg)) return;
@@ -101,6 +107,16 @@ void SchedNode::on_message(const Message& msg) {
     }
   }
   role_->on_message(msg);
+}
+
+void SchedNode::on_peer_down(NodeId peer) {
+  if (root_) root_->member_down(peer);
+  role_->on_peer_down(peer);
+}
+
+void SchedNode::on_peer_up(NodeId peer) {
+  if (root_) root_->member_up(peer);
+  role_->on_peer_up(peer);
 }
 
 nlohmann::json SchedNode::report(TimeNs now) const {

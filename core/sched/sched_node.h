@@ -31,7 +31,11 @@ class SchedNode : public LayerNode {
   void send(Message msg) override;
 
   void start() override;
+  void rejoin() override;
   void on_message(const Message& msg) override;
+  // A child lost or back: its group's root plans around it (core/sched/group_root.h).
+  void on_peer_down(NodeId peer) override;
+  void on_peer_up(NodeId peer) override;
   // The role's report plus "sched": {"member": ..., "root": ...} for the sides that are on.
   nlohmann::json report(TimeNs now) const override;
 
