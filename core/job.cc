@@ -6,6 +6,7 @@
 
 #include "core/data/dataset_registry.h"
 #include "core/dgt/dgt_node.h"
+#include "core/numeric_environment.h"
 #include "core/p3/p3_node.h"
 #include "core/policies/policy_registry.h"
 #include "core/roles/global_server.h"
@@ -23,6 +24,7 @@ const LearnerInfo& learner_info(const Scenario& sc) {
 }
 
 std::unique_ptr<Learner> make_learner(const ModelSpec& spec, const TrainTest& data) {
+  pin_numeric_environment();  // the same products on every machine
   if (const LearnerInfo* l = find_entry(learner_registry(), spec.kind)) return l->make(spec, data);
   throw std::invalid_argument("unknown model '" + spec.kind + "'");
 }
