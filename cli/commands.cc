@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cli/guarded.h"
+#include "cli/reference_markdown.h"
 #include "core/atomic_file.h"
 #include "core/codec/codec_registry.h"
 #include "core/config/learner_fit.h"
@@ -202,7 +203,15 @@ void add_list(CLI::App& app) {
   CLI::App* c = app.add_subcommand(
       "list",
       "List the built-in models, architectures, policies, codecs, DGT's settings, schedulers, optimisers, datasets");
-  c->callback([] {
+  auto markdown = std::make_shared<bool>(false);
+  c->add_flag("--markdown", *markdown,
+              "Write the full parameter reference as Markdown instead (every scenario and topology field from the "
+              "JSON Schemas, then every registered component): docs/reference.md is this output");
+  c->callback([markdown] {
+    if (*markdown) {
+      std::printf("%s", reference_markdown(GEOTRAIN_SOURCE_DIR).c_str());
+      return;
+    }
     print_registry("architectures (architecture):", architecture_registry());
     std::printf("policies (policy.kind, its parameters; core/policies/):\n");
     for (const auto& p : policy_registry()) {
