@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages geotrain needs, only those missing.
-# Usage: scripts/setup.sh [--slurm]   (needs root or sudo when something is missing)
+# Usage: scripts/setup.sh [--quickstart | --slurm]   (needs root or sudo when something is missing)
+#   --quickstart  only what building the geotrain binary and running it needs
 #   --slurm  also what the cluster tests run for real: a one-node Slurm (slurmctld,
 #            slurmd, client, munge) for the sweep-as-job-array test, and GNU parallel
 #            for the test of examples/sweeps/parallel.sh
@@ -8,20 +9,24 @@ set -euo pipefail
 
 PKGS=(
   build-essential cmake pkg-config        # toolchain
-  clang libclang-rt-14-dev                # fuzz targets: libFuzzer, ASan, UBSan (scripts/fuzz.sh)
   libns3-dev libgsl-dev libsqlite3-dev    # ns-3 3.37 (its .pc files name gsl and sqlite3 libs directly)
   libeigen3-dev                           # model maths
   nlohmann-json3-dev                      # scenario/topology/summary JSON
   libcli11-dev                            # the geotrain command line
   libboost-dev                            # Boost.Asio: the real-mode socket runtime
   libssl-dev                              # HMAC authentication of real-mode connections
-  libgtest-dev googletest                 # tests
-  libbenchmark-dev                        # bench/
   zlib1g-dev                              # reading the gzip-compressed IDX files
   dataset-fashion-mnist                   # the default real dataset (IDX files)
-  python3 python3-jsonschema              # schema test for shipped JSON files
-  python3-matplotlib                      # geotrain report: PNG plots
+  python3 python3-matplotlib              # geotrain report: PNG plots (the README's tour)
 )
+if [ "${1:-}" != "--quickstart" ]; then
+  PKGS+=(
+    clang libclang-rt-14-dev              # fuzz targets: libFuzzer, ASan, UBSan (scripts/fuzz.sh)
+    libgtest-dev googletest               # tests
+    libbenchmark-dev                      # bench/
+    python3-jsonschema                    # schema test for shipped JSON files
+  )
+fi
 
 [ "${1:-}" = "--slurm" ] && PKGS+=(slurmctld slurmd slurm-client munge parallel)
 

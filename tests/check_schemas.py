@@ -68,7 +68,8 @@ def main():
     # command checks those, with every point, before running).
     for schema_file, pattern, kind, cxx in (("sweep.schema.json", "examples/sweeps/*.json", "sweep", False),
                                             ("claims.schema.json", "examples/claims/*.json", "claims", False),
-                                            ("deployment.schema.json", "examples/multi-host/*.json", "deployment", True)):
+                                            ("deployment.schema.json", "examples/multi-host/*.json", "deployment", True),
+                                            ("profile.schema.json", "examples/profiles/*.json", "profile", False)):
         schema = load(os.path.join(src, "scenarios", schema_file))
         validator_for(schema).check_schema(schema)
         for p in sorted(glob.glob(os.path.join(src, pattern))):

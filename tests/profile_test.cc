@@ -2,11 +2,15 @@
 // published parameter counts, messages charged at the real tensors' size,
 // summary.json saying accuracy is not modelled, and real mode refusing them.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 
 #include "core/job.h"
 #include "core/learners/mlp.h"
+#include "core/learners/profile_file.h"
 #include "core/learners/workload_profiles.h"
 #include "core/results.h"
 #include "core/wire.h"
@@ -107,6 +111,63 @@ TEST(ProfileModel, TheLoaderAndRealModeSayWhatAProfileCannotDo) {
                                        " -o /tmp/geotrain-profile-launch-test");
   EXPECT_NE(r.exit_code, 0);
   EXPECT_NE(r.output.find("runs only in simulation"), std::string::npos) << r.output;
+}
+
+// Your own model's traffic from a file: the shipped example counted by hand.
+TEST(ProfileFile, ParametersAndFlopsAreTheOnesCountedByHand) {
+  const WorkloadProfile p = load_profile_file(testing::source_path("examples/profiles/small-cnn.json"));
+  // conv1 32x1x3x3 + 32, conv2 64x32x3x3 + 64, fc 10x3136 and 10 in float16 (half the fp32 elements, rounded up).
+  EXPECT_EQ(p.tensors, (std::vector<std::uint64_t>{288, 32, 18432, 64, 15680, 5}));
+  EXPECT_EQ(p.train_flops_per_sample, 3.0 * 2 * (28 * 28 * 32 * 9 + 14 * 14 * 64 * 32 * 9 + 3136 * 10));
+}
+
+// A file that copies a built-in profile trains exactly as it does (the same bytes at the same times),
+// and a tensor's dtype counts by its bytes: 2N float16 entries travel as N float32 ones.
+TEST(ProfileFile, AFileCopyOfABuiltInProfileRunsTheSameAndDtypesCountByBytes) {
+  const WorkloadProfile& builtin = *find_profile("softmax-fashion");
+  const std::string dir = "/tmp/geotrain-profile-file-test-" + std::to_string(::getpid());
+  std::filesystem::create_directories(dir);
+  auto write = [&](const std::string& name, bool halves) {
+    nlohmann::json j = {{"name", name}, {"forward_flops_per_sample", builtin.train_flops_per_sample / 3}};
+    for (std::size_t i = 0; i < builtin.tensors.size(); ++i)
+      j["tensors"].push_back({{"name", "t" + std::to_string(i)},
+                              {"shape", {halves ? 2 * builtin.tensors[i] : builtin.tensors[i]}},
+                              {"dtype", halves ? "float16" : "float32"}});
+    std::ofstream(dir + "/" + name + ".json") << j.dump();
+    return dir + "/" + name + ".json";
+  };
+  auto run = [](const std::string& model) {
+    const auto sc =
+        load_scenario(testing::source_path("scenarios/profile-from-file.json"), {"model=" + model, "stop.rounds=20"});
+    return summary_json(sim::run_simulation(sc));
+  };
+  const auto a = run(R"({"kind":"profile","profile":"softmax-fashion"})");
+  const auto b = run(R"({"kind":"profile","file":")" + write("fp32", false) + R"("})");
+  const auto c = run(R"({"kind":"profile","file":")" + write("fp16", true) + R"("})");
+  for (const auto* s : {&b, &c}) {
+    EXPECT_EQ((*s)["bytes"], a["bytes"]);
+    EXPECT_EQ((*s)["sim_time_s"], a["sim_time_s"]);
+    EXPECT_EQ((*s)["rounds"], a["rounds"]);
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST(ProfileFile, BadFilesAreRefusedWithTheFileAndJsonPath) {
+  const std::string dir = "/tmp/geotrain-profile-bad-test-" + std::to_string(::getpid());
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/bad.json")
+      << R"({"name": "x", "forward_flops_per_sample": 1, "tensors": [{"name": "w", "shape": [4], "dtype": "float8"}]})";
+  try {
+    load_profile_file(dir + "/bad.json");
+    FAIL() << "a float8 tensor was accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("/tensors/0/dtype"), std::string::npos) << e.what();
+  }
+  const auto r = testing::run_geotrain("validate " + testing::source_path("scenarios/profile-from-file.json") +
+                                       R"( --set 'model={"kind":"profile","profile":"resnet50","file":"x.json"}')");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("not both"), std::string::npos) << r.output;
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -24,6 +24,7 @@
 #include "core/learners/metrics.h"
 #include "core/learners/mlp.h"
 #include "core/learners/online/ftrl.h"
+#include "core/learners/profile_file.h"
 #include "core/learners/profile_model.h"
 #include "core/learners/rl/a2c.h"
 #include "core/learners/svm/ranksvm.h"
@@ -553,19 +554,30 @@ const std::vector<LearnerInfo>& learner_registry() {
       {{"profile",
         "a workload profile: a published model's tensor sizes and compute, for traffic and time studies "
         "(metrics not modelled; simulation only)",
-        {{"profile", "required", "resnet50 | vgg16 | bert-base | gpt2-small | mlp-quickstart | softmax-fashion"}}},
+        {{"profile", "(this or file)", "resnet50 | vgg16 | bert-base | gpt2-small | mlp-quickstart | softmax-fashion"},
+         {"file", "(this or profile)",
+          "or your own model: a profile file (scenarios/profile.schema.json), relative to the scenario's "
+          "folder"}}},
        "workload",
        {"labelled"},
        {},
        classifier_metrics(),
        profile_caps(),
        [](JsonReader& r, ModelSpec& m) {
+         if (r.has("file") == r.has("profile"))
+           r.fail("profile", "expected either \"profile\" (a built-in profile) or \"file\" (your own), not both");
+         if (r.has("file")) {
+           m.profile_file = resolve_path(r.file(), r.string("file", std::nullopt));
+           m.profile = load_profile_file(m.profile_file).name;  // checked now: errors at load time, exit 2
+           return;
+         }
          std::vector<std::string> names;
          for (const auto& p : workload_profiles()) names.push_back(p.name);
          m.profile = r.string("profile", std::nullopt, names);
        },
        [](const ModelSpec& m, const TrainTest& d) {
-         return std::make_unique<ProfileModel>(*find_profile(m.profile), classes_of(d));
+         return std::make_unique<ProfileModel>(
+             m.profile_file.empty() ? *find_profile(m.profile) : load_profile_file(m.profile_file), classes_of(d));
        }},
   };
   return registry;

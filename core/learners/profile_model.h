@@ -7,6 +7,8 @@
 // its registry entry declares metrics_modelled false and summary.json says so. Simulation only:
 // real mode would send the stand-ins, not the bytes they stand for.
 #pragma once
+#include <utility>
+
 #include "core/learners/classifier.h"
 #include "core/learners/workload_profiles.h"
 
@@ -14,7 +16,7 @@ namespace geotrain {
 
 class ProfileModel : public Classifier {
  public:
-  ProfileModel(const WorkloadProfile& p, int classes) : p_(p), classes_(classes) {}
+  ProfileModel(WorkloadProfile p, int classes) : p_(std::move(p)), classes_(classes) {}
   std::string name() const override { return "profile:" + p_.name; }
   ParamSet init(std::uint64_t seed) const override;
   double loss_and_gradient(const ParamSet& p, const Eigen::MatrixXf& x, const std::vector<int>& y,
@@ -23,7 +25,7 @@ class ProfileModel : public Classifier {
   double train_flops_per_sample() const override { return p_.train_flops_per_sample; }
 
  private:
-  const WorkloadProfile& p_;
+  const WorkloadProfile p_;
   int classes_;
 };
 

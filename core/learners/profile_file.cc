@@ -1,0 +1,54 @@
+#include "core/learners/profile_file.h"
+
+#include <map>
+
+#include "core/config/json_reader.h"
+#include "core/learners/learner_registry.h"
+
+namespace geotrain {
+
+int dtype_bytes(const std::string& dtype) {
+  static const std::map<std::string, int> bytes = {
+      {"float32", 4}, {"float16", 2}, {"bfloat16", 2}, {"float64", 8}, {"int8", 1},   {"uint8", 1}, {"int16", 2},
+      {"uint16", 2},  {"int32", 4},   {"uint32", 4},   {"int64", 8},   {"uint64", 8}, {"bool", 1}};
+  const auto it = bytes.find(dtype);
+  return it == bytes.end() ? 0 : it->second;
+}
+
+WorkloadProfile load_profile_file(const std::string& path) {
+  const nlohmann::json j = load_json_file(path);
+  JsonReader r(j, path, "", nullptr);
+  WorkloadProfile p;
+  r.raw("$schema");
+  p.name = r.string("name", std::nullopt);
+  p.description = r.string("description", "");
+  p.train_flops_per_sample = 3 * r.number("forward_flops_per_sample", std::nullopt, 0, 1e18);
+  std::vector<JsonReader> tensors = r.objects("tensors");
+  if (tensors.empty()) r.fail("tensors", "expected a non-empty array of {name, shape, dtype}");
+  double params = 0;
+  for (JsonReader& t : tensors) {
+    t.string("name", std::nullopt);
+    const std::string dtype = t.string("dtype", "float32");
+    const int bytes = dtype_bytes(dtype);
+    if (bytes == 0)
+      t.fail("dtype",
+             "expected float32, float16, bfloat16, float64, int8, uint8, int16, uint16, int32, uint32, "
+             "int64, uint64 or bool, not \"" +
+                 dtype + "\"");
+    if (!t.has("shape")) t.fail("shape", "expected the tensor's dimensions, e.g. [64, 3, 7, 7] ([] for a scalar)");
+    double elements = 1;
+    for (const auto d : t.integers("shape", 1, std::int64_t(1) << 40)) elements *= double(d);
+    t.finish();
+    params += elements;
+    p.tensors.push_back(std::uint64_t((elements * bytes + 3) / 4));
+  }
+  r.finish();
+  try {
+    check_model_size("profile \"" + p.name + "\"", params);
+  } catch (const std::invalid_argument& e) {
+    r.fail("tensors", e.what());
+  }
+  return p;
+}
+
+}  // namespace geotrain
