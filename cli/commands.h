@@ -15,6 +15,7 @@ void add_sweep(CLI::App& app);
 void add_regress(CLI::App& app);
 void add_report(CLI::App& app);
 void add_claims(CLI::App& app);
+void add_profile(CLI::App& app);
 int exit_code();
 
 }  // namespace geotrain::cli

@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
   geotrain::cli::add_regress(app);
   geotrain::cli::add_report(app);
   geotrain::cli::add_claims(app);
+  geotrain::cli::add_profile(app);
   geotrain::cli::add_launch(app);
   geotrain::cli::add_real(app);
   geotrain::cli::add_collect(app);

@@ -17,6 +17,7 @@ PKGS=(
   libssl-dev                              # HMAC authentication of real-mode connections
   zlib1g-dev                              # reading the gzip-compressed IDX files
   dataset-fashion-mnist                   # the default real dataset (IDX files)
+  libonnx-dev libprotobuf-dev             # geotrain profile: ONNX models as profile files
   python3 python3-matplotlib              # geotrain report: PNG plots (the README's tour)
 )
 if [ "${1:-}" != "--quickstart" ]; then
@@ -25,6 +26,7 @@ if [ "${1:-}" != "--quickstart" ]; then
     libgtest-dev googletest               # tests
     libbenchmark-dev                      # bench/
     python3-jsonschema                    # schema test for shipped JSON files
+    python3-onnx                          # the ONNX importer's test builds small models
   )
 fi
 

@@ -1,7 +1,8 @@
 // A workload profile read from a file: your own model's traffic and compute.
 //   {"name": "my-cnn", "description": "...", "forward_flops_per_sample": 8.2e9,
 //    "tensors": [{"name": "conv1.weight", "shape": [64, 3, 7, 7], "dtype": "float32"}, ...]}
-// Schema: scenarios/profile.schema.json. The simulation moves fp32 blocks, so a tensor of another dtype is
+// Schema: scenarios/profile.schema.json; `geotrain profile MODEL.onnx` writes one
+// from an ONNX model (cli/profile_command.cc). The simulation moves fp32 blocks, so a tensor of another dtype is
 // carried as the fp32 elements of the same bytes (ceil(bytes / 4)); training
 // costs three forward passes, as for the built-in profiles.
 #pragma once

@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""geotrain profile reads an ONNX model: a small CNN built here with python3-onnx
+(Conv 1->4 channels 3x3 on 8x8 images, Relu, Flatten, Gemm 144->10, batch 2):
+its parameters and forward FLOPs as counted by hand, and the profile runs in a
+scenario with the bytes those parameters take.
+
+usage: onnx_profile_test.py SOURCE_DIR GEOTRAIN   (exit 77: python3-onnx missing)
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+try:
+    import numpy as np
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+except ImportError:
+    print("skipped: python3-onnx is not installed (scripts/setup.sh installs it)")
+    sys.exit(77)
+
+
+def main():
+    src, geotrain = sys.argv[1], sys.argv[2]
+    w = numpy_helper.from_array(np.zeros((4, 1, 3, 3), np.float32), "conv.weight")
+    b = numpy_helper.from_array(np.zeros((4,), np.float32), "conv.bias")
+    fw = numpy_helper.from_array(np.zeros((10, 144), np.float16), "fc.weight")
+    fb = numpy_helper.from_array(np.zeros((10,), np.float16), "fc.bias")
+    nodes = [
+        helper.make_node("Conv", ["x", "conv.weight", "conv.bias"], ["c"]),
+        helper.make_node("Relu", ["c"], ["r"]),
+        helper.make_node("Flatten", ["r"], ["f"]),
+        helper.make_node("Cast", ["f"], ["h"], to=TensorProto.FLOAT16),
+        helper.make_node("Gemm", ["h", "fc.weight", "fc.bias"], ["y"], transB=1),
+    ]
+    graph = helper.make_graph(nodes, "small", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 1, 8, 8])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT16, [2, 10])], [w, b, fw, fb])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    onnx.checker.check_model(model)
+    failures = []
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "small.onnx")
+        onnx.save(model, path)
+        r = subprocess.run([geotrain, "profile", path, "-o", os.path.join(d, "small.json")], capture_output=True,
+                           text=True)
+        if r.returncode != 0:
+            sys.exit("geotrain profile failed: " + r.stdout + r.stderr)
+        p = json.load(open(os.path.join(d, "small.json")))
+        want = [("conv.weight", [4, 1, 3, 3], "float32"), ("conv.bias", [4], "float32"),
+                ("fc.weight", [10, 144], "float16"), ("fc.bias", [10], "float16")]
+        got = [(t["name"], t["shape"], t["dtype"]) for t in p["tensors"]]
+        if got != want:
+            failures.append("tensors %s, expected %s" % (got, want))
+        # Per image: the conv's 4 x 6 x 6 outputs of 9 multiply-adds, the Gemm's 10 of 144; 2 FLOPs each.
+        flops = 2 * (4 * 6 * 6 * 9 + 10 * 144)
+        if p["forward_flops_per_sample"] != flops:
+            failures.append("forward FLOPs %s, expected %d" % (p["forward_flops_per_sample"], flops))
+        if p["name"] != "small":
+            failures.append("name %s, expected small" % p["name"])
+        out = os.path.join(d, "run")
+        r = subprocess.run([geotrain, "sim", os.path.join(src, "scenarios/profile-from-file.json"), "--out", out, "-q",
+                            "--set", 'model={"kind":"profile","file":"%s"}' % os.path.join(d, "small.json"),
+                            "--set", "stop.rounds=5"], capture_output=True, text=True)
+        if r.returncode != 0:
+            failures.append("the imported profile does not run: " + r.stdout + r.stderr)
+    for f in failures:
+        print("FAIL:", f)
+    if not failures:
+        print("profile of a small ONNX CNN: 4 tensors as built, %d forward FLOPs per image, runs in a scenario" % flops)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
