@@ -2,7 +2,8 @@
 """geotrain profile reads an ONNX model: a small CNN built here with python3-onnx
 (Conv 1->4 channels 3x3 on 8x8 images, Relu, Flatten, Gemm 144->10, batch 2):
 its parameters and forward FLOPs as counted by hand, and the profile runs in a
-scenario with the bytes those parameters take.
+scenario. With python3-torchvision installed (optional), torchvision's ResNet-50
+too: its trainable parameters against the built-in profile's 25,557,032.
 
 usage: onnx_profile_test.py SOURCE_DIR GEOTRAIN   (exit 77: python3-onnx missing)
 """
@@ -19,6 +20,39 @@ try:
 except ImportError:
     print("skipped: python3-onnx is not installed (scripts/setup.sh installs it)")
     sys.exit(77)
+
+
+def resnet50_from_torchvision(geotrain, d, failures):
+    """Optional (python3-torchvision): torchvision's ResNet-50, exported untrained in training mode (batch
+    normalisation kept as its own operator), imported: its trainable parameters are the built-in resnet50
+    profile's 25,557,032 (WorkloadProfiles.TensorListsAddUpToThePublishedParameterCounts holds that one)."""
+    try:
+        import torch
+        import torchvision
+    except ImportError:
+        print("note: python3-torchvision is not installed: the ResNet-50 comparison is skipped")
+        return
+    m = torchvision.models.resnet50(weights=None).train()
+    path = os.path.join(d, "resnet50.onnx")
+    torch.onnx.export(m, torch.zeros(1, 3, 224, 224), path, opset_version=13,
+                      training=torch.onnx.TrainingMode.TRAINING, do_constant_folding=False)
+    r = subprocess.run([geotrain, "profile", path, "-o", os.path.join(d, "resnet50.json")], capture_output=True,
+                       text=True)
+    if r.returncode != 0:
+        failures.append("geotrain profile failed on ResNet-50: " + r.stdout + r.stderr)
+        return
+    p = json.load(open(os.path.join(d, "resnet50.json")))
+    size = lambda t: int(np.prod(t["shape"])) if t["shape"] else 1
+    trainable = sum(size(t) for t in p["tensors"]
+                    if not t["name"].endswith(("running_mean", "running_var", "num_batches_tracked")))
+    if trainable != 25557032:
+        failures.append("ResNet-50 from torchvision: %d trainable parameters, the built-in profile has 25,557,032"
+                        % trainable)
+    gmacs = p["forward_flops_per_sample"] / 2e9
+    if abs(gmacs - 4.09) > 0.01:
+        failures.append("ResNet-50 from torchvision: %.3f G multiply-adds forward, published 4.09" % gmacs)
+    print("ResNet-50 from torchvision: %d tensors, %d trainable parameters (built-in 25,557,032), %.3f G "
+          "multiply-adds forward" % (len(p["tensors"]), trainable, gmacs))
 
 
 def main():
@@ -64,6 +98,7 @@ def main():
                             "--set", "stop.rounds=5"], capture_output=True, text=True)
         if r.returncode != 0:
             failures.append("the imported profile does not run: " + r.stdout + r.stderr)
+        resnet50_from_torchvision(geotrain, d, failures)
     for f in failures:
         print("FAIL:", f)
     if not failures:
