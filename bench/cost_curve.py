@@ -7,7 +7,7 @@ the process's, from wait4).
 Usage: bench/cost_curve.py [--geotrain build/geotrain] [--out docs] [--quick]
 Writes OUT/cost-curve.csv and OUT/cost-curve.png, and prints per axis how
 wall time grows (a least-squares line, and R^2). The flow model's grid goes
-to 64 DCs x 16 workers; ns-3's stays small (it moves every packet: about a
+to 1,024 DCs x 16 workers (the DC axis) and 8 DCs x 32 workers; ns-3's stays small (it moves every packet: about a
 second per simulated gigabyte here). --quick runs a smaller grid.
 """
 import argparse
@@ -49,11 +49,11 @@ def run(geotrain, model, dcs, workers, rounds, profile):
 def grid(quick):
     # (axis, model, dcs, workers, rounds, profile); the first entry of each axis is its base.
     g = []
-    f_dcs = [4, 8, 16, 32, 64] if not quick else [4, 16, 64]
+    f_dcs = [8, 16, 32, 64, 128, 256, 512, 1024] if not quick else [8, 64, 512]
     f_workers = [2, 4, 8, 16, 32] if not quick else [2, 8, 32]
     f_rounds = [25, 50, 100, 200, 400] if not quick else [25, 100, 400]
     for d in f_dcs:
-        g.append(("dcs", "flow", d, 8, 100, "resnet50"))
+        g.append(("dcs", "flow", d, 16, 100, "resnet50"))
     for w in f_workers:
         g.append(("workers", "flow", 8, w, 100, "resnet50"))
     for r in f_rounds:
@@ -108,11 +108,18 @@ def main():
             print(f"{model:4s} wall time vs {xkey[axis]:8s} ({axis}): {slope:.3g} s per unit, R^2 {r2:.3f}; "
                   f"wall {min(ys):.3f}-{max(ys):.3f} s; peak {min(r['peak_mb'] for r in pts):.0f}-"
                   f"{max(r['peak_mb'] for r in pts):.0f} MB")
+            if axis in ("dcs", "workers") and len(pts) > 1:  # each doubling's cost: linear is 2x
+                pts = sorted(pts, key=lambda r: r[xkey[axis]])
+                steps = [(b[axis if axis == "dcs" else "workers_per_dc"], b["wall_s"] / a["wall_s"])
+                         for a, b in zip(pts, pts[1:])]
+                worst = max(steps, key=lambda t: t[1])
+                print(f"     largest step: {worst[1]:.2f}x wall going to {worst[0]} "
+                      f"({'DCs' if axis == 'dcs' else 'workers per DC'})")
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     fig, axes = plt.subplots(1, 4, figsize=(16, 3.6))
-    labels = {"dcs": "flows (DCs x 8 workers + DCs)", "workers": "flows (8 DCs x workers + 8)", "rounds": "rounds",
+    labels = {"dcs": "flows (DCs x 16 workers + DCs)", "workers": "flows (8 DCs x workers + 8)", "rounds": "rounds",
               "model": "model size (MB)"}
     for ax, axis in zip(axes, ["dcs", "workers", "rounds", "model"]):
         for model, style in [("flow", "o-"), ("ns3", "s--")]:

@@ -23,6 +23,7 @@
 #include "core/sched/scheduler_registry.h"
 #include "core/sweep/sweep_plan.h"
 #include "real/real_config.h"
+#include "sim/compute_pool.h"
 #include "sim/sim_runner.h"
 
 namespace geotrain::cli {
@@ -34,6 +35,7 @@ struct SimArgs {
   std::string scenario, out, save_model;
   std::vector<std::string> sets;
   bool quiet = false;
+  int threads = sim::ComputePool::all_cores();
 };
 
 }  // namespace
@@ -62,6 +64,11 @@ void add_sim(CLI::App& app) {
   c->add_option("--save-model", args->save_model,
                 "Write the final model's parameters to this file (a learner may read it back,\n"
                 "e.g. the GAN's feature classifier; format in core/params_file.h)");
+  c->add_option("--threads,-t", args->threads,
+                "Threads for the workers' training steps (default: every core). Steps that overlap\n"
+                "in simulated time run at once; the results are the same for any number.")
+      ->check(CLI::Range(1, 1024))
+      ->capture_default_str();
   c->callback([args] {
     guarded([&] {
       const Scenario sc = load_scenario(args->scenario, args->sets);
@@ -69,6 +76,7 @@ void add_sim(CLI::App& app) {
       sim::SimOptions opt;
       opt.progress = !args->quiet;
       opt.save_model = args->save_model;
+      opt.threads = args->threads;
       const RunResult r = sim::run_simulation(sc, opt);
       write_run_outputs(args->out, r);
       std::printf("%s: %lld rounds, %.2f s simulated in %.2f s wall, %s, WAN %.2f MB -> %s\n", sc.name.c_str(),

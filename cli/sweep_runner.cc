@@ -20,6 +20,7 @@
 #include "core/memory_estimate.h"
 #include "real/process.h"
 #include "real/stop_signals.h"
+#include "sim/compute_pool.h"
 
 namespace geotrain::cli {
 
@@ -117,6 +118,9 @@ SweepOutcome run_sweep(const SweepPlan& plan, const std::string& out, const Swee
     todo.push_back(&p);
   }
   const int total = int(todo.size());
+  // The cores are shared between the points run at once and each one's threads
+  // (a simulation's results do not depend on its threads).
+  const int threads = std::max(1, sim::ComputePool::all_cores() / std::max(1, std::min(opt.jobs, total)));
   const std::string exe = real::self_exe();
   const real::StopSignals stop_signals;  // Ctrl-C: running points stopped, finished ones kept
   std::map<pid_t, const SweepPoint*> running;
@@ -158,6 +162,7 @@ SweepOutcome run_sweep(const SweepPlan& plan, const std::string& out, const Swee
       fs::create_directories(dir);
       std::vector<std::string> args = {plan.runtime == "real" ? "launch" : "sim", plan.base_scenario, "--out", dir,
                                        "-q"};
+      if (plan.runtime != "real") args.insert(args.end(), {"--threads", std::to_string(threads)});
       for (const auto& s : p->sets) args.insert(args.end(), {"--set", s});
       const pid_t pid = real::spawn_process(exe, args, dir + "/log.txt");
       running[pid] = p;

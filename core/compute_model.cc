@@ -18,13 +18,23 @@ ComputeModel::ComputeModel(const Topology& t, const ComputeSpec& c, const Deploy
 }
 
 TimeNs ComputeModel::duration(NodeId node, const ComputeCost& cost, TimeNs now, std::mt19937_64& rng) const {
+  const double u =
+      spec_.jitter > 0 ? std::uniform_real_distribution<double>(1 - spec_.jitter, 1 + spec_.jitter)(rng) : 1.0;
+  return scaled(node, cost, now, u);
+}
+
+TimeNs ComputeModel::earliest(NodeId node, const ComputeCost& cost, TimeNs now) const {
+  return scaled(node, cost, now, spec_.jitter > 0 ? 1 - spec_.jitter : 1.0);  // monotone in the factor: <= any draw
+}
+
+TimeNs ComputeModel::scaled(NodeId node, const ComputeCost& cost, TimeNs now, double jitter_factor) const {
   const Speed& s = speed_[node];
   double secs = 0;
   if (s.flops_per_s > 0)
     secs = cost.flops / s.flops_per_s;
   else if (s.samples_per_s > 0)
     secs = cost.samples / s.samples_per_s;
-  if (spec_.jitter > 0) secs *= std::uniform_real_distribution<double>(1 - spec_.jitter, 1 + spec_.jitter)(rng);
+  if (spec_.jitter > 0) secs *= jitter_factor;
   const double t = to_seconds(now);
   for (const auto& st : spec_.stragglers)
     if (st.worker == worker_index_[node] && t >= st.from_s && t < st.to_s) secs *= st.slowdown;

@@ -66,7 +66,12 @@ TrainingJob::TrainingJob(const Scenario& sc)
       learner_(make_learner(sc.model, data_)),
       shards_(partition(data_.train, sc.partition, workers_per_dc(sc.topology), sc.seed)),
       initial_(learner_->init(sc.seed)),
-      compute_(sc.topology, sc.compute, dep_) {
+      compute_(sc.topology, sc.compute, dep_),
+      dc_of_(std::make_shared<const std::vector<int>>([this] {
+        std::vector<int> v;
+        for (const auto& node : dep_.nodes) v.push_back(node.dc);
+        return v;
+      }())) {
   const int servers = int(dep_.global_servers.size());
   if (servers <= 1) return;
   shard_map_ = std::make_unique<ShardMap>(initial_, servers, sc.multigps.split_above);
@@ -109,7 +114,7 @@ std::unique_ptr<Actor> TrainingJob::make_actor(NodeId id, Runtime& rt, RunMonito
   ctx.state_server = dep_.state_server;
   ctx.compression = sc_.compression;
   ctx.seed = sc_.seed;
-  for (const auto& node : dep_.nodes) ctx.dc_of.push_back(node.dc);
+  ctx.dc_of = dc_of_;
   if (shard_map_) {
     // MultiGPS: each server runs over its part; the children and servers talk through the
     // sharding layer, and the first server's layer (not its role) runs the monitor.
@@ -136,7 +141,7 @@ std::unique_ptr<Actor> TrainingJob::make_actor(NodeId id, Runtime& rt, RunMonito
   }
   if (!sc_.dgt.on()) return make_role(rt, n, ctx);
   // DGT sits between the role and the runtime: the role never knows.
-  auto dgt = std::make_unique<DgtNode>(rt, sc_.dgt, ctx.dc_of, sc_.topology, initial_);
+  auto dgt = std::make_unique<DgtNode>(rt, sc_.dgt, *dc_of_, sc_.topology, initial_);
   dgt->wrap(make_role(*dgt, n, ctx));
   return dgt;
 }

@@ -57,6 +57,7 @@ class TrainingJob {
   // MultiGPS (more than one global server): the placement and each server's part of initial_.
   std::unique_ptr<ShardMap> shard_map_;
   std::vector<ParamSet> shard_initial_;
+  std::shared_ptr<const std::vector<int>> dc_of_;  // by node id; one copy every role shares
 };
 
 }  // namespace geotrain

@@ -4,7 +4,6 @@
 #include <cmath>
 #include <limits>
 #include <optional>
-#include <queue>
 #include <stdexcept>
 
 #include "sim/link_sizing.h"
@@ -40,7 +39,11 @@ struct FlowNetwork::Conn {
 };
 
 FlowNetwork::FlowNetwork(const Scenario& sc, const Deployment& dep, Deliver deliver)
-    : sc_(sc), dep_(dep), deliver_(std::move(deliver)), loss_rng_(sc.seed * 0x9E3779B97F4A7C15ull + 17) {
+    : sc_(sc),
+      dep_(dep),
+      deliver_(std::move(deliver)),
+      routes_(sc.topology),
+      loss_rng_(sc.seed * 0x9E3779B97F4A7C15ull + 17) {
   const Topology& t = sc.topology;
   auto add = [&](const LinkSpec& spec, bool wan) {
     Link l;
@@ -49,6 +52,7 @@ FlowNetwork::FlowNetwork(const Scenario& sc, const Deployment& dep, Deliver deli
     links_.push_back(l);
     return int(links_.size()) - 1;
   };
+  links_.reserve(2 * dep.nodes.size() + 2 * t.wan.size());
   for (const auto& n : dep.nodes) {
     up_.push_back(add(t.dcs[std::size_t(n.dc)].lan, false));
     down_.push_back(add(t.dcs[std::size_t(n.dc)].lan, false));
@@ -79,31 +83,18 @@ const FlowNetwork::Path& FlowNetwork::path(NodeId from, NodeId to) {
   const int a = dep_.nodes.at(std::size_t(from)).dc, b = dep_.nodes.at(std::size_t(to)).dc;
   std::vector<const LinkSpec*> specs = {&t.dcs[std::size_t(a)].lan};
   p.links.push_back(up_[std::size_t(from)]);
-  if (a != b) {  // the fewest WAN hops, breadth first in the topology's link order (as wan_path)
-    std::vector<int> prev(t.dcs.size(), -2), via(t.dcs.size(), -1);
-    std::queue<int> q;
-    q.push(a);
-    prev[std::size_t(a)] = -1;
-    while (!q.empty()) {
-      const int x = q.front();
-      q.pop();
-      for (std::size_t i = 0; i < t.wan.size(); ++i) {
-        const auto& w = t.wan[i];
-        const int y = w.a == x ? w.b : w.b == x ? w.a : -1;
-        if (y >= 0 && prev[std::size_t(y)] == -2) prev[std::size_t(y)] = x, via[std::size_t(y)] = int(i), q.push(y);
-      }
-    }
-    if (prev[std::size_t(b)] == -2)
+  if (a != b) {  // the fewest WAN hops (as wan_path)
+    const std::vector<int> hops = routes_.route(a, b);
+    if (hops.empty())
       throw std::logic_error("flow network: no WAN route from DC " + t.dcs[std::size_t(a)].name + " to " +
                              t.dcs[std::size_t(b)].name);
-    std::vector<int> hops;
-    for (int y = b; prev[std::size_t(y)] >= 0; y = prev[std::size_t(y)]) {
-      const auto& w = t.wan[std::size_t(via[std::size_t(y)])];
-      hops.push_back(wan_dir_[std::size_t(via[std::size_t(y)])][w.a == prev[std::size_t(y)] ? 0 : 1]);
+    int at = a;
+    for (int i : hops) {
+      const auto& w = t.wan[std::size_t(i)];
+      p.links.push_back(wan_dir_[std::size_t(i)][w.a == at ? 0 : 1]);
       specs.push_back(&w.link);
+      at = w.a == at ? w.b : w.a;
     }
-    p.links.insert(p.links.end(), hops.rbegin(), hops.rend());
-    std::reverse(specs.begin() + 1, specs.end());
   }
   p.links.push_back(down_[std::size_t(to)]);
   specs.push_back(&t.dcs[std::size_t(b)].lan);

@@ -33,6 +33,7 @@
 #pragma once
 #include <ns3/core-module.h>
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -95,9 +96,10 @@ class FlowNetwork : public Transport {
   const Scenario& sc_;
   const Deployment& dep_;
   Deliver deliver_;
+  WanRoutes routes_;  // the fewest-hop routes between DCs
   std::vector<Link> links_;
   std::vector<int> up_, down_;                       // by node: its link to its switch, and back
-  std::vector<std::vector<int>> wan_dir_;            // by WAN link: [a->b, b->a]
+  std::vector<std::array<int, 2>> wan_dir_;          // by WAN link: [a->b, b->a]
   std::map<std::pair<NodeId, NodeId>, Path> paths_;  // cached routes
   std::vector<std::unique_ptr<Conn>> conns_;         // index = flow id
   std::map<std::tuple<NodeId, NodeId, bool>, int> conn_index_;

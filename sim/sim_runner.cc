@@ -10,10 +10,12 @@
 #include "core/job.h"
 #include "core/memory_estimate.h"
 #include "core/monitor.h"
+#include "core/parallel.h"
 #include "core/params_file.h"
 #include "core/progress.h"
 #include "core/role_stats.h"
 #include "core/run_records.h"
+#include "sim/compute_pool.h"
 #include "sim/flow_network.h"
 #include "sim/sim_network.h"
 #include "sim/sim_node.h"
@@ -40,8 +42,16 @@ RunResult run_simulation(const Scenario& sc, const SimOptions& opt) {
 
   RunResult result;
   {
+    ComputePool pool(opt.threads);  // outlives the nodes, whose steps it runs
+    const LendThreads lend([&pool](int pieces, const std::function<void(int)>& piece) {
+      pool.run_pieces(pieces, piece);  // e.g. an evaluation's chunks
+    });
     std::vector<std::unique_ptr<Actor>> actors(dep.nodes.size());
-    const auto deliver = [&actors](const Message& m) { actors[m.to]->on_message(m); };
+    std::vector<std::unique_ptr<SimNode>> nodes;  // destroyed first: each waits for its step's maths
+    const auto deliver = [&actors, &nodes](const Message& m) {
+      nodes[std::size_t(m.to)]->settle();  // its step's maths first, as in a one-thread run
+      actors[m.to]->on_message(m);
+    };
     // One of the two network models (network.model): packet-level ns-3, or flows.
     std::unique_ptr<SimNetwork> net;
     std::unique_ptr<Transport> transport;
@@ -63,10 +73,9 @@ RunResult run_simulation(const Scenario& sc, const SimOptions& opt) {
       progress(r);
     });
 
-    std::vector<std::unique_ptr<SimNode>> nodes;
     bool job_stopped = false;  // the core ended the job (vs. the time limit, or no events left)
     for (const auto& n : dep.nodes) {
-      nodes.push_back(std::make_unique<SimNode>(n.id, *transport, job.compute_model(), sc.seed, [&job_stopped] {
+      nodes.push_back(std::make_unique<SimNode>(n.id, *transport, job.compute_model(), pool, sc.seed, [&job_stopped] {
         job_stopped = true;
         ns3::Simulator::Stop();
       }));
@@ -79,6 +88,7 @@ RunResult run_simulation(const Scenario& sc, const SimOptions& opt) {
     progress.done();
 
     const TimeNs end = ns3::Simulator::Now().GetNanoSeconds();
+    for (auto& n : nodes) n->settle();  // steps still running when the run ended
     for (auto& a : actors) a->finish(end);
 
     result.runtime = "sim";

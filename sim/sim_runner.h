@@ -12,6 +12,8 @@ struct SimOptions {
   bool progress = false;     // progress lines on stderr
   Tracer* tracer = nullptr;  // optional protocol observer
   std::string save_model;    // non-empty: write the final model here (core/params_file.h)
+  int threads = 1;           // training steps' maths run on this many threads (sim/compute_pool.h); the
+                             // results are the same for any number
 };
 
 RunResult run_simulation(const Scenario& sc, const SimOptions& opt = {});

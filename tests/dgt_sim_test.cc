@@ -7,6 +7,7 @@
 #include "core/compute_model.h"
 #include "core/deployment.h"
 #include "core/dgt/dgt_node.h"
+#include "sim/compute_pool.h"
 #include "sim/sim_network.h"
 #include "sim/sim_node.h"
 #include "sim/sim_transport.h"
@@ -40,7 +41,8 @@ TEST(DgtSim, OverALossyWanLostBlocksArriveAsZerosAndNothingElseChanges) {
     sim::SimTransport transport(net, [&by_id](const Message& m) {
       if (by_id.at(std::size_t(m.to))) by_id[std::size_t(m.to)]->on_message(m);
     });
-    sim::SimNode gs(0, transport, compute, 1, [] {}), ls(1, transport, compute, 1, [] {});
+    sim::ComputePool pool(1);
+    sim::SimNode gs(0, transport, compute, pool, 1, [] {}), ls(1, transport, compute, pool, 1, [] {});
     DgtNode rx(gs, sc.dgt, dc_of, sc.topology, dgt_model(10)), tx(ls, sc.dgt, dc_of, sc.topology, dgt_model(10));
     auto rec = std::make_unique<Recorder>();
     Recorder* recorder = rec.get();

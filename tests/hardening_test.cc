@@ -227,7 +227,7 @@ TEST(JsonInput, TenThousandDataCentresAreRefusedQuickly) {
   write(d + "/t.json", t.dump());
   const auto r = run_geotrain("validate " + d + "/t.json");
   EXPECT_EQ(r.exit_code, 2) << r.output;
-  EXPECT_NE(r.output.find("/dcs: more than 256 data centres (10000)"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("/dcs: more than 1024 data centres (10000)"), std::string::npos) << r.output;
   fs::remove_all(d);
 }
 

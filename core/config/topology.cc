@@ -97,14 +97,12 @@ Topology read_topology(JsonReader& r) {
   if (t.global_server_dc < 0) r.fail("global_server_dc", "no data centre named \"" + gs + "\"");
 
   JsonReader wan = r.object("wan");
-  std::map<std::pair<int, int>, LinkSpec> links;
+  std::map<std::pair<int, int>, LinkSpec> links;  // the links given; the default fills the other pairs below
   std::optional<LinkSpec> def;
   if (wan.has("default")) {
     JsonReader d = wan.object("default");
     def = read_link(d, nullptr);
     d.finish();
-    for (int a = 0; a < int(t.dcs.size()); ++a)
-      for (int b = a + 1; b < int(t.dcs.size()); ++b) links[{a, b}] = *def;
   }
   std::set<std::pair<int, int>> given;
   for (auto& l : wan.objects("links")) {
@@ -122,7 +120,21 @@ Topology read_topology(JsonReader& r) {
     l.finish();
   }
   wan.finish();
-  for (auto& [k, v] : links) t.wan.push_back({k.first, k.second, v});
+  // One link per connected pair in (a, b) order: with a default, every pair
+  // (a full mesh of 1,024 DCs is half a million links, so no map of them all).
+  if (def) {
+    const int n = int(t.dcs.size());
+    t.wan.reserve(std::size_t(n) * std::size_t(n - 1) / 2);
+    auto next = links.begin();
+    for (int a = 0; a < n; ++a)
+      for (int b = a + 1; b < n; ++b) {
+        const bool explicit_link = next != links.end() && next->first == std::make_pair(a, b);
+        t.wan.push_back({a, b, explicit_link ? next->second : *def});
+        if (explicit_link) ++next;
+      }
+  } else {
+    for (auto& [k, v] : links) t.wan.push_back({k.first, k.second, v});
+  }
 
   // Every DC must reach the global server's DC (breadth-first over an adjacency list).
   std::vector<std::vector<int>> adjacent(t.dcs.size());
@@ -143,25 +155,42 @@ Topology read_topology(JsonReader& r) {
   return t;
 }
 
-LinkSpec wan_path(const Topology& t, int a, int b) {
-  for (const auto& w : t.wan)
-    if ((w.a == a && w.b == b) || (w.a == b && w.b == a)) return w.link;
-  std::vector<int> prev(t.dcs.size(), -2);
+WanRoutes::WanRoutes(const Topology& t) : adjacent_(t.dcs.size()) {
+  for (std::size_t i = 0; i < t.wan.size(); ++i) {
+    adjacent_[std::size_t(t.wan[i].a)].push_back({t.wan[i].b, int(i)});
+    adjacent_[std::size_t(t.wan[i].b)].push_back({t.wan[i].a, int(i)});
+  }
+}
+
+std::vector<int> WanRoutes::route(int a, int b) const {
+  if (a == b) return {};
+  std::vector<int> prev(adjacent_.size(), -2), via(adjacent_.size(), -1);  // -2: not reached yet
   std::queue<int> q;
   q.push(a);
-  prev[a] = -1;
-  while (!q.empty()) {
+  prev[std::size_t(a)] = -1;
+  while (!q.empty() && prev[std::size_t(b)] == -2) {  // breadth first; b's first discovery is final
     const int x = q.front();
     q.pop();
-    for (const auto& w : t.wan) {
-      const int y = w.a == x ? w.b : w.b == x ? w.a : -1;
-      if (y >= 0 && prev[y] == -2) prev[y] = x, q.push(y);
+    for (const auto& [y, link] : adjacent_[std::size_t(x)]) {
+      if (prev[std::size_t(y)] != -2) continue;
+      prev[std::size_t(y)] = x, via[std::size_t(y)] = link, q.push(y);
+      if (y == b) break;
     }
   }
+  std::vector<int> hops;
+  if (prev[std::size_t(b)] == -2) return hops;
+  for (int y = b; y != a; y = prev[std::size_t(y)]) hops.push_back(via[std::size_t(y)]);
+  std::reverse(hops.begin(), hops.end());
+  return hops;
+}
+
+LinkSpec wan_path(const Topology& t, int a, int b) {
+  const std::vector<int> hops = WanRoutes(t).route(a, b);
+  if (hops.size() == 1) return t.wan[std::size_t(hops[0])].link;
   LinkSpec path;
   path.bandwidth_mbps = 1e12;
-  for (int y = b; prev[y] >= 0; y = prev[y]) {
-    const LinkSpec hop = wan_path(t, prev[y], y);
+  for (auto it = hops.rbegin(); it != hops.rend(); ++it) {  // from b back to a: the sums' order of old
+    const LinkSpec& hop = t.wan[std::size_t(*it)].link;
     path.bandwidth_mbps = std::min(path.bandwidth_mbps, hop.bandwidth_mbps);
     path.latency_ms += hop.latency_ms;
     path.loss = 1 - (1 - path.loss) * (1 - hop.loss);

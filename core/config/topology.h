@@ -45,6 +45,20 @@ struct Topology {
   int total_workers() const;
 };
 
+// The WAN as a graph, for routes between DCs: the fewest hops, ties broken by
+// the order of Topology::wan. Built once (linear in links), then each route
+// costs what its search visits, not the whole WAN.
+class WanRoutes {
+ public:
+  explicit WanRoutes(const Topology& t);
+  // Indices into t.wan of the links from DC a to DC b, in order (empty when
+  // a == b or when b cannot be reached).
+  std::vector<int> route(int a, int b) const;
+
+ private:
+  std::vector<std::vector<std::pair<int, int>>> adjacent_;  // DC -> (neighbour, index into wan), in wan order
+};
+
 // The WAN path between two DCs: bottleneck bandwidth and summed latency over
 // the fewest hops (a direct link keeps its loss and trace).
 LinkSpec wan_path(const Topology& t, int a, int b);
@@ -56,7 +70,7 @@ constexpr double kMinBandwidthMbps = 0.01;  // 10 kbit/s
 constexpr double kMaxBandwidthMbps = 1e5;   // 100 Gbit/s
 constexpr double kMaxLatencyMs = 10000;     // one way
 constexpr double kMaxLoss = 0.1;            // per packet
-constexpr int kMaxDcs = 256;                // a full WAN mesh is 32,640 links
+constexpr int kMaxDcs = 1024;               // a full WAN mesh is 523,776 links
 constexpr int kMaxWorkersPerDc = 4096;
 constexpr int kMaxNodes = 65536;  // hosts in one simulation or deployment
 constexpr std::size_t kMaxTracePoints = 100000;

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
+
+#include "core/parallel.h"
 
 namespace geotrain {
 
@@ -45,20 +48,27 @@ Evaluation evaluate_classifier(const Classifier& m, const ParamSet& p, const Dat
   constexpr int kChunk = 2048;
   Evaluation e;
   if (n == 0) return e;
-  int correct = 0;
-  double loss = 0;
-  for (int lo = 0; lo < n; lo += kChunk) {
-    const int cnt = std::min(kChunk, n - lo);
-    Eigen::MatrixXf z = m.logits(p, d.x.middleCols(lo, cnt));
+  // Chunks may run on several threads; each keeps its samples' terms, summed
+  // below in sample order, so the result is the same however they ran.
+  const int chunks = (n + kChunk - 1) / kChunk;
+  std::vector<int> correct(std::size_t(chunks), 0);
+  std::vector<double> terms(static_cast<std::size_t>(n));
+  run_pieces(chunks, [&](int c) {
+    const int lo = c * kChunk, cnt = std::min(kChunk, n - lo);
+    const Eigen::MatrixXf z = m.logits(p, d.x.middleCols(lo, cnt));
     for (int i = 0; i < cnt; ++i) {
       Eigen::Index best;
       const float mx = z.col(i).maxCoeff(&best);
-      if (best == d.y[lo + i]) ++correct;
+      if (best == d.y[lo + i]) ++correct[std::size_t(c)];
       const double lse = mx + std::log((z.col(i).array() - mx).exp().sum());
-      loss += lse - z(d.y[lo + i], i);
+      terms[std::size_t(lo + i)] = lse - z(d.y[lo + i], i);
     }
-  }
-  e.accuracy = double(correct) / n;
+  });
+  int right = 0;
+  for (int c : correct) right += c;
+  double loss = 0;
+  for (double t : terms) loss += t;
+  e.accuracy = double(right) / n;
   e.loss = loss / n;
   return e;
 }

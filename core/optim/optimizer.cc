@@ -62,11 +62,23 @@ class Adam : public Optimizer {
     ++t_;
     const float b1 = float(s_.beta1), b2 = float(s_.beta2);
     const float c1 = 1.0f - std::pow(b1, float(t_)), c2 = 1.0f - std::pow(b2, float(t_));
+    // A segment at a time, its gradient term on the stack: one pass over each
+    // array while it is in cache, and no heap allocation per step (a big
+    // block's temporary cost a fresh mmap and its page faults every step).
+    constexpr Eigen::Index kSeg = 2048;
+    using Seg = Eigen::Matrix<float, Eigen::Dynamic, 1, 0, kSeg, 1>;
     for (std::size_t i = 0; i < p.size(); ++i) {
-      Eigen::VectorXf gi = g[i].values + float(s_.weight_decay) * p[i].values;
-      m_[i].values = b1 * m_[i].values + (1 - b1) * gi;
-      v_[i].values = b2 * v_[i].values + (1 - b2) * gi.cwiseProduct(gi);
-      p[i].values.array() -= lr * (m_[i].values.array() / c1) / ((v_[i].values.array() / c2).sqrt() + float(s_.eps));
+      const Eigen::Index n = p[i].values.size();
+      for (Eigen::Index at = 0; at < n; at += kSeg) {
+        const Eigen::Index len = std::min(kSeg, n - at);
+        auto w = p[i].values.segment(at, len);
+        auto m = m_[i].values.segment(at, len);
+        auto v = v_[i].values.segment(at, len);
+        const Seg gi = g[i].values.segment(at, len) + float(s_.weight_decay) * w;
+        m = b1 * m + (1 - b1) * gi;
+        v = b2 * v + (1 - b2) * gi.cwiseProduct(gi);
+        w.array() -= lr * (m.array() / c1) / ((v.array() / c2).sqrt() + float(s_.eps));
+      }
     }
   }
   OptimizerState state() const override { return {{m_, v_}, t_}; }

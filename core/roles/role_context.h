@@ -39,7 +39,7 @@ struct RoleContext {
   // Codecs: the scenario's choice per stream, and each node's DC (a stream
   // between two DCs is a WAN one).
   CompressionSpec compression;
-  std::vector<int> dc_of;  // by node id
+  std::shared_ptr<const std::vector<int>> dc_of;  // by node id (shared: a copy per node is quadratic)
   std::uint64_t seed = 1;
   // Where a single-process runtime gathers the outputs' records as the run
   // goes (core/run_records.h); null: each role keeps them for its report.
@@ -47,8 +47,10 @@ struct RoleContext {
 
   // (A node outside the deployment, e.g. a test's probe, counts as remote.)
   Tier tier(NodeId a, NodeId b) const {
-    const auto in = [&](NodeId n) { return n >= 0 && std::size_t(n) < dc_of.size(); };
-    return in(a) && in(b) && dc_of[std::size_t(a)] == dc_of[std::size_t(b)] ? Tier::kLan : Tier::kWan;
+    if (!dc_of) return Tier::kWan;
+    const std::vector<int>& dc = *dc_of;
+    const auto in = [&](NodeId n) { return n >= 0 && std::size_t(n) < dc.size(); };
+    return in(a) && in(b) && dc[std::size_t(a)] == dc[std::size_t(b)] ? Tier::kLan : Tier::kWan;
   }
   // `me`'s encoder for its pushes to its parent, and for its pull responses
   // over `t`. A pull stream encodes changes with a fresh encoder each time

@@ -91,6 +91,10 @@ void Worker::begin_step() {
 }
 
 void Worker::compute_update() {
+  if (unapplied_) {  // the last local step, as finish_step() would have applied it
+    local_opt_->apply(params_, unapplied_->blocks);
+    unapplied_.reset();
+  }
   update_ = std::make_shared<Payload>();
   update_->loss_sum = ctx_.learner->local_update(params_, *ctx_.train, next_batch(), rt_.rng(), &update_->blocks);
   update_->contributors = 1;
@@ -110,16 +114,22 @@ void Worker::finish_step() {
   if (ctx_.records) ctx_.records->count_samples(rt_.now(), step_samples());
   if (ctx_.tracer) ctx_.tracer->record(rt_.now(), spec_.id, TraceKind::kStepDone, round_);
   if (local_opt_) {  // a local step: apply it; push the model's change when the round ends
-    local_opt_->apply(params_, update_->blocks);
     local_loss_ += update_->loss_sum;
     ++local_done_;
-    if (ready_) return push_in_flight_ ? begin_step() : end_local_round();
+    const bool steps_on = ready_ ? push_in_flight_
+                                 : !ctx_.policy->uses_state_server() &&
+                                       local_done_ < ctx_.policy->local_steps(order_.size(), ctx_.batch_size);
+    if (steps_on) {  // nothing reads the model before the next step's maths: apply it there (off the event loop)
+      unapplied_ = std::move(update_);
+      return begin_step();
+    }
+    local_opt_->apply(params_, update_->blocks);
+    if (ready_) return end_local_round();
     if (ctx_.policy->uses_state_server()) {  // its answer ends the round or asks for one more step
       asking_ = true;
       block();
       return report_state();
     }
-    if (local_done_ < ctx_.policy->local_steps(order_.size(), ctx_.batch_size)) return begin_step();
     return end_local_round();
   }
   if (!ctx_.policy->waits_for_model()) {  // push and step on; a newer model is installed when it comes

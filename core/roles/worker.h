@@ -73,6 +73,7 @@ class Worker : public Actor {
   RoleContext ctx_;
   ParamSet params_;
   std::shared_ptr<Payload> update_;
+  std::shared_ptr<Payload> unapplied_;     // a local step whose update the next step's maths applies first
   std::shared_ptr<const Payload> pushed_;  // last push as sent, until acknowledged
   StreamEncoder push_codec_;
   const bool changes_;  // its parent's pull responses are changes, added to pulled_ (a pull codec)

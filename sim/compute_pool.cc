@@ -1,0 +1,114 @@
+#include "sim/compute_pool.h"
+
+#include <algorithm>
+
+namespace geotrain::sim {
+
+ComputePool::ComputePool(int threads) {
+  for (int i = 1; i < threads; ++i) helpers_.emplace_back([this] { helper(); });
+}
+
+ComputePool::~ComputePool() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    closing_ = true;
+    queue_.clear();
+  }
+  work_cv_.notify_all();
+  for (auto& t : helpers_) t.join();
+}
+
+int ComputePool::all_cores() { return int(std::max(1u, std::thread::hardware_concurrency())); }
+
+std::shared_ptr<ComputePool::Task> ComputePool::submit(std::function<void()> work) {
+  auto task = std::make_shared<Task>();
+  task->work = std::move(work);
+  if (helpers_.empty()) {
+    task->started = true;
+    try {
+      task->work();
+    } catch (...) {
+      task->error = std::current_exception();
+    }
+    task->finished = true;
+    return task;
+  }
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    queue_.push_back(task);
+  }
+  work_cv_.notify_one();
+  return task;
+}
+
+bool ComputePool::run_one(std::unique_lock<std::mutex>& lock) {
+  while (!queue_.empty() && queue_.front()->started) queue_.pop_front();  // taken by a waiter
+  if (queue_.empty()) return false;
+  std::shared_ptr<Task> t = std::move(queue_.front());
+  queue_.pop_front();
+  t->started = true;
+  lock.unlock();
+  std::exception_ptr error;
+  try {
+    t->work();
+  } catch (...) {
+    error = std::current_exception();
+  }
+  t->work = nullptr;  // what it captured goes now, on this thread
+  lock.lock();
+  t->error = error;
+  t->finished = true;
+  done_cv_.notify_all();
+  return true;
+}
+
+void ComputePool::helper() {
+  std::unique_lock<std::mutex> lock(mu_);
+  for (;;) {
+    work_cv_.wait(lock, [this] { return closing_ || !queue_.empty(); });
+    if (closing_) return;
+    run_one(lock);
+  }
+}
+
+void ComputePool::wait(Task& task) {
+  std::unique_lock<std::mutex> lock(mu_);
+  if (!task.started) {  // nobody has it yet: run it here rather than wait for a thread to be free
+    task.started = true;
+    lock.unlock();
+    std::exception_ptr error;
+    try {
+      task.work();
+    } catch (...) {
+      error = std::current_exception();
+    }
+    task.work = nullptr;
+    lock.lock();
+    task.error = error;
+    task.finished = true;
+  }
+  while (!task.finished)
+    if (!run_one(lock)) done_cv_.wait(lock, [&task] { return task.finished; });
+  if (task.error) std::rethrow_exception(task.error);
+}
+
+void ComputePool::run_pieces(int pieces, const std::function<void(int)>& piece) {
+  std::vector<std::shared_ptr<Task>> tasks;
+  for (int i = 1; i < pieces; ++i) tasks.push_back(submit([&piece, i] { piece(i); }));
+  std::exception_ptr error;
+  try {
+    piece(0);
+  } catch (...) {
+    error = std::current_exception();
+  }
+  for (auto& t : tasks) {  // every one, even after an error: they all use `piece`
+    try {
+      wait(*t);
+    } catch (...) {
+      if (!error) error = std::current_exception();
+    }
+  }
+  if (error) std::rethrow_exception(error);
+}
+
+}  // namespace geotrain::sim
