@@ -9,7 +9,8 @@ set -euo pipefail
 
 PKGS=(
   build-essential cmake pkg-config        # toolchain
-  libns3-dev libgsl-dev libsqlite3-dev    # ns-3 3.37 (its .pc files name gsl and sqlite3 libs directly)
+  libns3-dev libgsl-dev libsqlite3-dev    # ns-3 3.37 (its .pc files name gsl and sqlite3 libs directly,
+  libxml2-dev                             #   and libxml2's include directory, which CMake requires to exist)
   libeigen3-dev                           # model maths
   nlohmann-json3-dev                      # scenario/topology/summary JSON
   libcli11-dev                            # the geotrain command line
