@@ -18,13 +18,12 @@ ComputeModel::ComputeModel(const Topology& t, const ComputeSpec& c, const Deploy
 }
 
 TimeNs ComputeModel::duration(NodeId node, const ComputeCost& cost, TimeNs now, std::mt19937_64& rng) const {
-  const double u =
-      spec_.jitter > 0 ? std::uniform_real_distribution<double>(1 - spec_.jitter, 1 + spec_.jitter)(rng) : 1.0;
-  return scaled(node, cost, now, u);
+  if (spec_.jitter <= 0) return scaled(node, cost, now, 1.0);
+  return scaled(node, cost, now, std::uniform_real_distribution<double>(1 - spec_.jitter, 1 + spec_.jitter)(rng));
 }
 
 TimeNs ComputeModel::earliest(NodeId node, const ComputeCost& cost, TimeNs now) const {
-  return scaled(node, cost, now, spec_.jitter > 0 ? 1 - spec_.jitter : 1.0);  // monotone in the factor: <= any draw
+  return scaled(node, cost, now, 1 - spec_.jitter);  // monotone in the factor: <= any draw
 }
 
 TimeNs ComputeModel::scaled(NodeId node, const ComputeCost& cost, TimeNs now, double jitter_factor) const {

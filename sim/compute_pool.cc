@@ -3,6 +3,22 @@
 #include <algorithm>
 
 namespace geotrain::sim {
+namespace {
+
+// Runs the task's work on this thread (the caller has marked it started) and
+// returns what it threw; drops what the work captured, here, before anyone waits.
+std::exception_ptr run_work(std::function<void()>& work) {
+  std::exception_ptr error;
+  try {
+    work();
+  } catch (...) {
+    error = std::current_exception();
+  }
+  work = nullptr;
+  return error;
+}
+
+}  // namespace
 
 ComputePool::ComputePool(int threads) {
   for (int i = 1; i < threads; ++i) helpers_.emplace_back([this] { helper(); });
@@ -25,11 +41,7 @@ std::shared_ptr<ComputePool::Task> ComputePool::submit(std::function<void()> wor
   task->work = std::move(work);
   if (helpers_.empty()) {
     task->started = true;
-    try {
-      task->work();
-    } catch (...) {
-      task->error = std::current_exception();
-    }
+    task->error = run_work(task->work);
     task->finished = true;
     return task;
   }
@@ -48,13 +60,7 @@ bool ComputePool::run_one(std::unique_lock<std::mutex>& lock) {
   queue_.pop_front();
   t->started = true;
   lock.unlock();
-  std::exception_ptr error;
-  try {
-    t->work();
-  } catch (...) {
-    error = std::current_exception();
-  }
-  t->work = nullptr;  // what it captured goes now, on this thread
+  std::exception_ptr error = run_work(t->work);
   lock.lock();
   t->error = error;
   t->finished = true;
@@ -76,13 +82,7 @@ void ComputePool::wait(Task& task) {
   if (!task.started) {  // nobody has it yet: run it here rather than wait for a thread to be free
     task.started = true;
     lock.unlock();
-    std::exception_ptr error;
-    try {
-      task.work();
-    } catch (...) {
-      error = std::current_exception();
-    }
-    task.work = nullptr;
+    std::exception_ptr error = run_work(task.work);
     lock.lock();
     task.error = error;
     task.finished = true;
