@@ -1,17 +1,23 @@
 // Real-mode transport throughput between two processes on loopback:
-//   BM_RawTcpPushPull       100 MB one way and 100 MB back over plain TCP sockets
+//   BM_RawTcpPushPull       100 MB one way and 100 MB back over plain TCP sockets, the
+//                           fastest way we found (1 MiB writes, 256 KiB reads)
 //   BM_GeotrainPushPull/0   the same over geotrain's path: encode a Push message of a
 //                           100 MB tensor, frame (CRC-32C), authenticated link, decode;
 //                           the peer answers with a PullResponse of the same tensor
 //   BM_GeotrainPushPull/1   the same with both links in TLS 1.3 (what --tls puts on WAN links)
-// Counter MBps = 200 MB / time. README target: geotrain >= 70% of raw.
-// Run: build/geotrain-bench --benchmark_filter=PushPull
+//   BM_Iperf3SingleStream   iperf3 (when installed) on the same loopback, one stream,
+//                           1 MiB writes, 2 s: the rate a single TCP stream reaches here
+// Counter MBps = 200 MB / time (iperf3: bytes received / time). Targets: geotrain at
+// least 70% of iperf3's single stream, TLS at least half of plain.
+// Run all with their ratios: bench/real_throughput.py
 #include <benchmark/benchmark.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <boost/asio.hpp>
 #include <chrono>
+#include <cstdio>
+#include <nlohmann/json.hpp>
 #include <thread>
 
 #include "core/wire.h"
@@ -26,9 +32,19 @@ namespace {
 namespace asio = boost::asio;
 using asio::ip::tcp;
 constexpr std::size_t kBytes = 100'000'000;
+constexpr std::size_t kWriteBytes = 1 << 20, kReadBytes = 256 << 10;
 const std::string kSecret = "benchmark-secret-0123456789";
 
 std::uint16_t listen_port(tcp::acceptor& a) { return a.local_endpoint().port(); }
+
+// The fastest plain-socket loop we measured on loopback: writes of 1 MiB, reads
+// of 256 KiB (one call per 100 MB ran 20-25% slower, so did 1 MiB reads).
+void write_all(tcp::socket& s, const char* p, std::size_t n) {
+  for (std::size_t done = 0; done < n;) done += s.write_some(asio::buffer(p + done, std::min(n - done, kWriteBytes)));
+}
+void read_all(tcp::socket& s, char* p, std::size_t n) {
+  for (std::size_t done = 0; done < n;) done += s.read_some(asio::buffer(p + done, std::min(n - done, kReadBytes)));
+}
 
 void BM_RawTcpPushPull(benchmark::State& state) {
   asio::io_context io;
@@ -41,21 +57,23 @@ void BM_RawTcpPushPull(benchmark::State& state) {
     s.connect({asio::ip::make_address("127.0.0.1"), port});
     s.set_option(tcp::no_delay(true));
     std::vector<char> buf(kBytes);
-    for (;;) {
-      boost::system::error_code ec;
-      asio::read(s, asio::buffer(buf), ec);
-      if (ec) _exit(0);
-      asio::write(s, asio::buffer(buf), ec);
+    try {
+      for (;;) {
+        read_all(s, buf.data(), kBytes);
+        write_all(s, buf.data(), kBytes);
+      }
+    } catch (const boost::system::system_error&) {  // the parent hung up
     }
+    _exit(0);
   }
   tcp::socket s = acc.accept();
   s.set_option(tcp::no_delay(true));
   std::vector<char> out(kBytes, 1), in(kBytes);
-  asio::write(s, asio::buffer(out));  // warm-up round trip, untimed: steady state is what a training job sees
-  asio::read(s, asio::buffer(in));
+  write_all(s, out.data(), kBytes);  // warm-up round trip, untimed: steady state is what a training job sees
+  read_all(s, in.data(), kBytes);
   for (auto _ : state) {
-    asio::write(s, asio::buffer(out));
-    asio::read(s, asio::buffer(in));
+    write_all(s, out.data(), kBytes);
+    read_all(s, in.data(), kBytes);
   }
   s.close();
   waitpid(child, nullptr, 0);
@@ -63,6 +81,37 @@ void BM_RawTcpPushPull(benchmark::State& state) {
       benchmark::Counter(2.0 * kBytes / 1e6 * double(state.iterations()), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_RawTcpPushPull)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
+
+// Runs a shell command, returning what it printed.
+std::string output_of(const std::string& cmd) {
+  std::string out;
+  if (FILE* f = popen(cmd.c_str(), "r")) {
+    char buf[4096];
+    for (std::size_t n; (n = fread(buf, 1, sizeof buf, f)) > 0;) out.append(buf, n);
+    pclose(f);
+  }
+  return out;
+}
+
+void BM_Iperf3SingleStream(benchmark::State& state) {
+  if (output_of("command -v iperf3").empty())
+    return state.SkipWithError("iperf3 is not installed (apt install iperf3)");
+  asio::io_context tmp;
+  tcp::acceptor probe(tmp, {asio::ip::make_address("127.0.0.1"), 0});
+  const std::string port = std::to_string(listen_port(probe));
+  probe.close();
+  double bytes = 0, seconds = 0;
+  for (auto _ : state) {
+    const std::string server = "iperf3 -s -1 -p " + port + " >/dev/null 2>&1 & ";
+    const std::string client = "sleep 0.3; iperf3 -J -c 127.0.0.1 -p " + port + " -l 1M -t 2; wait";
+    const auto j = nlohmann::json::parse(output_of(server + client), nullptr, false);
+    if (j.is_discarded() || !j.contains("end")) return state.SkipWithError("iperf3 printed no result");
+    bytes += j["end"]["sum_received"]["bytes"].get<double>();
+    seconds += j["end"]["sum_received"]["seconds"].get<double>();
+  }
+  state.counters["MBps"] = bytes / 1e6 / seconds;
+}
+BENCHMARK(BM_Iperf3SingleStream)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
 
 Message tensor_message(MsgKind kind, NodeId from, NodeId to) {
   auto p = std::make_shared<Payload>();

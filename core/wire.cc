@@ -1,5 +1,6 @@
 #include "core/wire.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -71,6 +72,35 @@ ByteSpans ByteSpans::of(std::vector<std::uint8_t> bytes) {
 namespace {
 constexpr std::size_t kFixedBytes = kMessageHeaderBytes;
 static_assert(kFixedBytes <= 64, "MessageAssembler::small_ holds the message header");
+
+// True when none of the n floats at p (any alignment) is an infinity or a NaN.
+// A float's exponent field is all ones exactly when adding one to it carries
+// into the sign bit; that test is three integer operations on four lanes at a
+// time (plain GCC vectors, SSE2 on every x86-64): memory speed, where a
+// per-value isfinite ran at a third of a copy's speed.
+bool all_finite(const std::uint8_t* p, std::size_t n) {
+  typedef std::uint32_t Lanes __attribute__((vector_size(16)));
+  constexpr std::uint32_t kExp = 0x7f800000u, kCarry = 0x00800000u, kSign = 0x80000000u;
+  constexpr std::size_t kPer = sizeof(Lanes) / sizeof(float), kUnroll = 4;
+  const Lanes exp = {kExp, kExp, kExp, kExp}, carry = {kCarry, kCarry, kCarry, kCarry};
+  Lanes acc[kUnroll] = {};
+  std::size_t i = 0;
+  for (; i + kPer * kUnroll <= n; i += kPer * kUnroll)
+    for (std::size_t u = 0; u < kUnroll; ++u) {
+      Lanes w;
+      std::memcpy(&w, p + sizeof(float) * (i + kPer * u), sizeof w);
+      acc[u] |= (w & exp) + carry;
+    }
+  std::uint32_t any = 0;
+  for (std::size_t u = 0; u < kUnroll; ++u)
+    for (std::size_t k = 0; k < kPer; ++k) any |= acc[u][k];
+  for (; i < n; ++i) {
+    std::uint32_t w;
+    std::memcpy(&w, p + sizeof(float) * i, sizeof w);
+    any |= (w & kExp) + kCarry;
+  }
+  return (any & kSign) == 0;
+}
 }  // namespace
 
 std::uint64_t dense_wire_bytes(const ParamSet& blocks) {
@@ -173,6 +203,7 @@ void MessageAssembler::commit(std::size_t n) {
   if (state_ == State::kBlockData || state_ == State::kCodedData) {
     data_ += n;
     data_left_ -= n;
+    if (state_ == State::kBlockData) check_arrived_values();
     if (data_left_ == 0) field_complete();
     return;
   }
@@ -245,6 +276,7 @@ void MessageAssembler::field_complete() {
       payload_->blocks.push_back(std::move(b));
       data_ = reinterpret_cast<std::uint8_t*>(payload_->blocks.back().values.data());
       data_left_ = sizeof(float) * n;
+      block_checked_ = 0;
       --blocks_left_;
       if (n)
         state_ = State::kBlockData;
@@ -280,13 +312,9 @@ void MessageAssembler::field_complete() {
       }
       break;
     }
-    case State::kBlockData: {
-      // A non-finite value would poison every model it is added to: the message is refused instead.
-      if (!payload_->blocks.back().values.allFinite())
-        throw WireError("non-finite value in block " + std::to_string(payload_->blocks.back().key));
+    case State::kBlockData:  // its values were checked as they arrived
       next_block();
       break;
-    }
     case State::kCodedData:
       check_coded();
       next_block();
@@ -295,6 +323,17 @@ void MessageAssembler::field_complete() {
   }
   small_have_ = 0;
   if (state_ == State::kDone && consumed_ != total_) throw WireError("trailing bytes after message");
+}
+
+void MessageAssembler::check_arrived_values() {
+  // A non-finite value would poison every model it is added to: the message is refused instead.
+  const ParamBlock& b = payload_->blocks.back();
+  const std::size_t arrived = sizeof(float) * std::size_t(b.values.size()) - data_left_;
+  const std::size_t upto = arrived / sizeof(float) * sizeof(float);  // whole floats only
+  const auto* base = reinterpret_cast<const std::uint8_t*>(b.values.data());
+  if (!all_finite(base + block_checked_, (upto - block_checked_) / sizeof(float)))
+    throw WireError("non-finite value in block " + std::to_string(b.key));
+  block_checked_ = upto;
 }
 
 void MessageAssembler::next_block() {

@@ -64,14 +64,18 @@ class MessageAssembler {
  private:
   enum class State { kFixed, kPayloadHeader, kBlockHeader, kBlockData, kCodedHeader, kCodedData, kDone };
   void field_complete();
-  void next_block();   // after a block's header or data: the next header, or done
-  void check_coded();  // the coded block just read, by its codec (WireError)
+  void next_block();            // after a block's header or data: the next header, or done
+  void check_coded();           // the coded block just read, by its codec (WireError)
+  void check_arrived_values();  // the dense block's floats that arrived since the last check
   std::size_t total_, consumed_ = 0;
   State state_ = State::kFixed;
   std::uint8_t small_[64];  // the largest fixed field group (the message header)
   std::size_t small_want_, small_have_ = 0;
   std::uint8_t* data_ = nullptr;
   std::size_t data_left_ = 0;
+  // Dense block values are checked for non-finite floats as they arrive, while
+  // they are still in cache: a second pass over a 100 MB block costs more than its copy.
+  std::size_t block_checked_ = 0;  // bytes of the current block's data checked so far
   std::uint32_t blocks_left_ = 0, coded_left_ = 0;
   std::int64_t last_key_ = -1;  // keys ascend in each list
   Message msg_;

@@ -1,5 +1,6 @@
 #include "real/frame.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "core/bytes.h"
@@ -10,35 +11,64 @@ namespace {
 
 bool known_type(std::uint8_t t) { return t >= 1 && t <= std::uint8_t(FrameType::kRefused); }
 
-std::vector<std::uint8_t> header_with(FrameType t, std::size_t n, std::uint32_t crc) {
+}  // namespace
+
+std::vector<std::uint8_t> frame_header(FrameType t, std::size_t n) {
   std::vector<std::uint8_t> h(kFrameHeaderBytes);
   store_raw<std::uint32_t>(&h[0], kFrameMagic);
   h[4] = kFrameVersion;
   h[5] = std::uint8_t(t);
   store_raw<std::uint16_t>(&h[6], 0);
   store_raw<std::uint32_t>(&h[8], std::uint32_t(n));
-  store_raw<std::uint32_t>(&h[12], crc);
   return h;
 }
 
-}  // namespace
-
-std::vector<std::uint8_t> frame_header(FrameType t, const std::uint8_t* body, std::size_t n) {
-  return header_with(t, n, crc32c(0, body, n));
-}
-
-std::vector<std::uint8_t> frame_header(FrameType t, const ByteSpans& body) {
-  std::uint32_t crc = 0;
-  for (const auto& [p, n] : body.spans) crc = crc32c(crc, p, n);
-  return header_with(t, body.size(), crc);
+std::vector<std::uint8_t> frame_trailer(std::uint32_t crc) {
+  std::vector<std::uint8_t> t(kFrameTrailerBytes);
+  store_raw<std::uint32_t>(&t[0], crc);
+  return t;
 }
 
 std::vector<std::uint8_t> make_frame(FrameType t, const std::vector<std::uint8_t>& body) {
-  const std::vector<std::uint8_t> h = frame_header(t, body.data(), body.size());
-  std::vector<std::uint8_t> f(h.size() + body.size());
-  std::memcpy(f.data(), h.data(), h.size());
-  if (!body.empty()) std::memcpy(f.data() + h.size(), body.data(), body.size());
+  std::vector<std::uint8_t> f = frame_header(t, body.size());
+  f.insert(f.end(), body.begin(), body.end());
+  const std::vector<std::uint8_t> tr = frame_trailer(crc32c(0, body.data(), body.size()));
+  f.insert(f.end(), tr.begin(), tr.end());
   return f;
+}
+
+FrameWriter::FrameWriter(FrameType t, std::shared_ptr<const ByteSpans> body, std::size_t piece)
+    : header_(frame_header(t, body->size())), body_(std::move(body)), piece_(std::max<std::size_t>(piece, 1)) {}
+
+const FrameWriter::Spans& FrameWriter::next() {
+  out_.clear();
+  if (finished_) return out_;
+  std::size_t room = piece_;
+  if (!started_) {
+    out_.emplace_back(header_.data(), header_.size());
+    started_ = true;
+  }
+  const auto& spans = body_->spans;
+  while (room > 0 && span_ < spans.size()) {
+    const auto& [p, n] = spans[span_];
+    const std::size_t k = std::min(room, n - offset_);
+    if (k > 0) {
+      crc_ = crc32c(crc_, p + offset_, k);  // now, so the write that follows reads these bytes from cache
+      out_.emplace_back(p + offset_, k);
+      room -= k;
+      offset_ += k;
+    }
+    if (offset_ == n) {
+      ++span_;
+      offset_ = 0;
+    }
+  }
+  if (span_ == spans.size()) {
+    trailer_ = frame_trailer(crc_);
+    out_.emplace_back(trailer_.data(), trailer_.size());
+    finished_ = true;
+  }
+  return out_;
 }
 
 void FrameDecoder::header_complete() {
@@ -50,8 +80,8 @@ void FrameDecoder::header_complete() {
   if (want_ > max_body_)
     throw FrameError("frame of " + std::to_string(want_) + " bytes exceeds the limit of " + std::to_string(max_body_));
   type_ = FrameType(header_[5]);
-  crc_ = load_raw<std::uint32_t>(header_ + 12);
   running_crc_ = 0;
+  have_trailer_ = 0;
   got_ = 0;
   body_.clear();
   if (type_ == FrameType::kMessage) assembler_ = std::make_unique<MessageAssembler>(want_);
@@ -59,6 +89,7 @@ void FrameDecoder::header_complete() {
 
 std::pair<std::uint8_t*, std::size_t> FrameDecoder::prepare() {
   if (have_header_ < kFrameHeaderBytes) return {header_ + have_header_, kFrameHeaderBytes - have_header_};
+  if (got_ == want_) return {trailer_ + have_trailer_, kFrameTrailerBytes - have_trailer_};
   if (assembler_) {
     if (got_ == want_) throw FrameError("message frame ended before the message did");
     try {
@@ -76,9 +107,8 @@ std::pair<std::uint8_t*, std::size_t> FrameDecoder::prepare() {
 void FrameDecoder::commit(std::size_t n, const Sink& sink) {
   if (have_header_ < kFrameHeaderBytes) {
     have_header_ += n;
-    if (have_header_ < kFrameHeaderBytes) return;
-    header_complete();
-  } else {
+    if (have_header_ == kFrameHeaderBytes) header_complete();
+  } else if (got_ < want_) {
     const std::uint8_t* at = assembler_ ? assembler_->prepare().first : body_.data() + got_;
     running_crc_ = crc32c(running_crc_, at, n);
     got_ += n;
@@ -89,23 +119,27 @@ void FrameDecoder::commit(std::size_t n, const Sink& sink) {
         throw FrameError(std::string("malformed message: ") + e.what());
       }
     }
+  } else {
+    have_trailer_ += n;
   }
-  if (have_header_ == kFrameHeaderBytes && got_ == want_) {
-    if (running_crc_ != crc_) throw FrameError("frame checksum mismatch");
-    Frame f;
-    f.type = type_;
-    if (assembler_) {
-      if (!assembler_->done()) throw FrameError("message frame ended before the message did");
-      f.message = assembler_->take();
-      assembler_.reset();
-    } else {
-      f.body = std::move(body_);
-      body_ = {};
-    }
-    have_header_ = 0;
-    got_ = want_ = 0;
-    sink(std::move(f));
+  if (have_header_ == kFrameHeaderBytes && got_ == want_ && have_trailer_ == kFrameTrailerBytes) frame_complete(sink);
+}
+
+void FrameDecoder::frame_complete(const Sink& sink) {
+  if (running_crc_ != load_raw<std::uint32_t>(trailer_)) throw FrameError("frame checksum mismatch");
+  Frame f;
+  f.type = type_;
+  if (assembler_) {
+    if (!assembler_->done()) throw FrameError("message frame ended before the message did");
+    f.message = assembler_->take();
+    assembler_.reset();
+  } else {
+    f.body = std::move(body_);
+    body_ = {};
   }
+  have_header_ = have_trailer_ = 0;
+  got_ = want_ = 0;
+  sink(std::move(f));
 }
 
 void FrameDecoder::feed(const std::uint8_t* data, std::size_t n, const Sink& sink) {

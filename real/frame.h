@@ -1,6 +1,9 @@
 // Framing for real-mode TCP streams and UDP datagrams.
-// Header (16 bytes, little-endian): u32 magic "GTRN", u8 version, u8 type,
-// u16 reserved (0), u32 body length, u32 CRC-32C of the body (real/checksum.h).
+// Header (12 bytes, little-endian): u32 magic "GTRN", u8 version, u8 type,
+// u16 reserved (0), u32 body length; then the body; then a trailer: u32
+// CRC-32C of the body (real/checksum.h). The checksum comes last so that a
+// sender computes it piece by piece as it writes (FrameWriter), on bytes in
+// cache, instead of reading a large body once more before its first byte goes.
 // A decoder enforces a hard body-size limit and rejects a bad magic, version,
 // type, length or checksum with FrameError: the caller closes that connection.
 // It commits memory only as bytes arrive: a header that announces a large body
@@ -31,8 +34,9 @@ enum class FrameType : std::uint8_t {
 };
 
 constexpr std::uint32_t kFrameMagic = 0x4E525447;  // "GTRN"
-constexpr std::uint8_t kFrameVersion = 1;
-constexpr std::size_t kFrameHeaderBytes = 16;
+constexpr std::uint8_t kFrameVersion = 2;          // 1 carried the checksum in the header
+constexpr std::size_t kFrameHeaderBytes = 12;
+constexpr std::size_t kFrameTrailerBytes = 4;
 constexpr std::size_t kDefaultMaxFrameBytes = std::size_t(1) << 30;  // 1 GiB
 // Before a peer has proved the secret it may send only the auth response
 // (4 + 16 + 32 bytes): any larger frame is refused at its header.
@@ -45,12 +49,33 @@ class FrameError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Header for a body of `n` bytes (CRC computed over the body).
-std::vector<std::uint8_t> frame_header(FrameType t, const std::uint8_t* body, std::size_t n);
-// Header for a body given as spans (no copy of the body).
-std::vector<std::uint8_t> frame_header(FrameType t, const ByteSpans& body);
-// Header + body in one buffer.
+// Header for a body of `n` bytes, and the trailer for a body whose CRC-32C is `crc`.
+std::vector<std::uint8_t> frame_header(FrameType t, std::size_t n);
+std::vector<std::uint8_t> frame_trailer(std::uint32_t crc);
+// Header + body + trailer in one buffer.
 std::vector<std::uint8_t> make_frame(FrameType t, const std::vector<std::uint8_t>& body);
+
+// Cuts one frame whose body is given as spans (never copied) into pieces of at
+// most `piece` bytes to write in order: the header leads the first, the
+// trailer ends the last, and each piece's body bytes are checksummed when the
+// piece is handed out, just before they are written.
+class FrameWriter {
+ public:
+  using Spans = std::vector<std::pair<const std::uint8_t*, std::size_t>>;
+  FrameWriter(FrameType t, std::shared_ptr<const ByteSpans> body, std::size_t piece);
+  // The next piece; empty once the trailer has been handed out.
+  const Spans& next();
+  std::size_t frame_bytes() const { return header_.size() + body_->size() + kFrameTrailerBytes; }
+
+ private:
+  std::vector<std::uint8_t> header_, trailer_;
+  std::shared_ptr<const ByteSpans> body_;
+  std::size_t piece_;
+  std::size_t span_ = 0, offset_ = 0;  // the next body byte to hand out
+  std::uint32_t crc_ = 0;
+  bool started_ = false, finished_ = false;
+  Spans out_;
+};
 
 // One received frame. kMessage frames arrive decoded (their tensors were read
 // straight into place); every other type carries its raw body.
@@ -81,13 +106,15 @@ class FrameDecoder {
   std::size_t max_body_;
   std::uint8_t header_[kFrameHeaderBytes] = {};
   std::size_t have_header_ = 0;
+  std::uint8_t trailer_[kFrameTrailerBytes] = {};
+  std::size_t have_trailer_ = 0;
   FrameType type_ = FrameType::kMessage;
-  std::uint32_t crc_ = 0;
   std::uint32_t running_crc_ = 0;
   std::vector<std::uint8_t> body_;
   std::unique_ptr<MessageAssembler> assembler_;  // kMessage frames
   std::size_t want_ = 0, got_ = 0;
   void header_complete();
+  void frame_complete(const Sink& sink);
 };
 
 // Parses one whole frame (a UDP datagram). Throws FrameError.

@@ -1,8 +1,14 @@
 #include "real/inbound_link.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace geotrain::real {
+namespace {
+// 256 KiB per read measured fastest for 100 MB push+pull on loopback (1 MiB
+// and one read per block were slower), and fits a core's L2 cache.
+constexpr std::size_t kReadBytes = 256 * 1024;
+}  // namespace
 
 namespace asio = boost::asio;
 
@@ -69,22 +75,25 @@ void InboundLink::refuse(const std::string& why) {
 void InboundLink::read() {
   auto self = shared_from_this();
   const auto [dst, room] = decoder_.prepare();  // straight into the frame buffer: no extra copy
-  stream_->async_read_some(asio::buffer(dst, room), [this, self](const boost::system::error_code& e, std::size_t n) {
-    if (closed_) return;
-    if (peer_closed(e)) {
-      if (peer_ < 0) return close("peer left without authenticating");
-      return close(decoder_.mid_frame() ? "truncated frame" : "peer closed");
-    }
-    if (e) return close(e.message());
-    try {
-      decoder_.commit(n, [this](Frame&& f) {
-        if (!closed_) on_frame(std::move(f));
-      });
-    } catch (const FrameError& fe) {
-      return close(std::string("malformed frame: ") + fe.what());
-    }
-    if (!closed_) read();
-  });
+  // At most kReadBytes per call: the checksum and the finite-value check then
+  // run on bytes still in cache, not on megabytes fetched again from memory.
+  stream_->async_read_some(asio::buffer(dst, std::min(room, kReadBytes)),
+                           [this, self](const boost::system::error_code& e, std::size_t n) {
+                             if (closed_) return;
+                             if (peer_closed(e)) {
+                               if (peer_ < 0) return close("peer left without authenticating");
+                               return close(decoder_.mid_frame() ? "truncated frame" : "peer closed");
+                             }
+                             if (e) return close(e.message());
+                             try {
+                               decoder_.commit(n, [this](Frame&& f) {
+                                 if (!closed_) on_frame(std::move(f));
+                               });
+                             } catch (const FrameError& fe) {
+                               return close(std::string("malformed frame: ") + fe.what());
+                             }
+                             if (!closed_) read();
+                           });
 }
 
 void InboundLink::on_frame(Frame&& f) {

@@ -7,6 +7,13 @@ namespace geotrain::real {
 namespace asio = boost::asio;
 using asio::ip::tcp;
 
+namespace {
+// A frame goes out in pieces of this size, each checksummed just before it is
+// written (FrameWriter); 1 MiB per write measured best for 100 MB push+pull on
+// loopback (4 and 16 MiB were slower).
+constexpr std::size_t kWritePiece = 1u << 20;
+}  // namespace
+
 OutboundLink::OutboundLink(asio::io_context& io, std::int32_t self, std::string secret, Endpoint to,
                            asio::ssl::context* tls, OnWritten on_written, OnFailed on_failed)
     : io_(io),
@@ -21,7 +28,7 @@ OutboundLink::OutboundLink(asio::io_context& io, std::int32_t self, std::string 
 
 void OutboundLink::send(FrameType type, std::shared_ptr<const ByteSpans> body, int priority) {
   if (closed_) return;
-  Pending p{frame_header(type, *body), std::move(body)};
+  Pending p{type, std::move(body)};
   queue_.emplace(std::make_pair(-priority, seq_++), std::move(p));
   if (!ready_ && !stream_ && attempts_ == 0) connect();
   pump();
@@ -138,18 +145,32 @@ void OutboundLink::pump() {
   if (!ready_ || writing_ || queue_.empty() || closed_ || !stream_) return;
   writing_ = true;
   auto it = queue_.begin();
-  auto p = std::make_shared<Pending>(std::move(it->second));
+  auto w = std::make_shared<FrameWriter>(it->second.type, std::move(it->second.body), kWritePiece);
   queue_.erase(it);
-  std::vector<asio::const_buffer> bufs{asio::buffer(p->header)};
-  for (const auto& [ptr, n] : p->body->spans) bufs.emplace_back(ptr, n);
-  auto self = shared_from_this();
-  auto s = stream_;
-  s->async_write(bufs, [this, self, s, p](const boost::system::error_code& e, std::size_t n) {
+  write_next_piece(std::move(w), stream_);
+}
+
+void OutboundLink::write_next_piece(std::shared_ptr<FrameWriter> w, std::shared_ptr<LinkStream> s) {
+  const FrameWriter::Spans& piece = w->next();
+  if (piece.empty()) {
     writing_ = false;
-    if (closed_) return;
-    if (e) return on_failed_("write failed: " + e.message());
-    on_written_(n);
-    pump();
+    on_written_(w->frame_bytes());
+    return pump();
+  }
+  std::vector<asio::const_buffer> bufs;
+  bufs.reserve(piece.size());
+  for (const auto& [ptr, n] : piece) bufs.emplace_back(ptr, n);
+  auto self = shared_from_this();
+  s->async_write(bufs, [this, self, s, w](const boost::system::error_code& e, std::size_t) {
+    if (closed_) {
+      writing_ = false;
+      return;
+    }
+    if (e) {
+      writing_ = false;
+      return on_failed_("write failed: " + e.message());
+    }
+    write_next_piece(w, s);
   });
 }
 

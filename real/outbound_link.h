@@ -41,7 +41,7 @@ class OutboundLink : public std::enable_shared_from_this<OutboundLink> {
 
  private:
   struct Pending {
-    Bytes header;
+    FrameType type;
     std::shared_ptr<const ByteSpans> body;
   };
   std::uint16_t port() const { return tls_ ? to_.tls_port : to_.tcp_port; }  // the peer's listener for this link
@@ -50,6 +50,7 @@ class OutboundLink : public std::enable_shared_from_this<OutboundLink> {
   void read_frames(std::shared_ptr<LinkStream> s);
   void on_frame(FrameType t, Bytes&& body);
   void pump();
+  void write_next_piece(std::shared_ptr<FrameWriter> w, std::shared_ptr<LinkStream> s);
 
   boost::asio::io_context& io_;
   boost::asio::ssl::context* tls_;

@@ -37,7 +37,7 @@ void attacker(std::vector<std::uint16_t> ports, unsigned seed, const std::atomic
     switch (rng() % 3) {
       case 0:
       case 1: {
-        bytes = real::frame_header(real::FrameType::kResponse, nullptr, 0);
+        bytes = real::frame_header(real::FrameType::kResponse, 0);
         const std::uint32_t n = rng() % 2 ? 0x40000000u : 0x80000000u;
         std::memcpy(&bytes[8], &n, 4);
         break;

@@ -280,8 +280,8 @@ TEST(RealMode, RejectsUnauthenticatedWrongSecretAndGarbageWhileTraining) {
   {
     asio::ip::tcp::socket s(io);
     s.connect({asio::ip::make_address("127.0.0.1"), port});
-    std::vector<std::uint8_t> hdr(real::kFrameHeaderBytes + real::kNonceBytes);
-    asio::read(s, asio::buffer(hdr));
+    std::vector<std::uint8_t> challenge(real::kFrameHeaderBytes + real::kNonceBytes + real::kFrameTrailerBytes);
+    asio::read(s, asio::buffer(challenge));
     std::vector<std::uint8_t> resp = {2, 0, 0, 0};
     const auto junk = real::random_bytes(real::kNonceBytes + real::kMacBytes);
     resp.insert(resp.end(), junk.begin(), junk.end());
@@ -311,7 +311,7 @@ TEST(RealMode, RejectsUnauthenticatedWrongSecretAndGarbageWhileTraining) {
         break;
       }
       default: {  // claims a 2 GiB body: over the limit
-        bytes = real::frame_header(real::FrameType::kResponse, nullptr, 0);
+        bytes = real::frame_header(real::FrameType::kResponse, 0);
         const std::uint32_t huge = 0x80000000u;
         std::memcpy(&bytes[8], &huge, 4);
         break;
@@ -401,9 +401,10 @@ bool plain_handshake_accepted(std::uint16_t port, const std::string& secret, std
   asio::io_context io;
   asio::ip::tcp::socket s(io);
   s.connect({asio::ip::make_address("127.0.0.1"), port});
-  std::vector<std::uint8_t> challenge(real::kFrameHeaderBytes + real::kNonceBytes);
+  std::vector<std::uint8_t> challenge(real::kFrameHeaderBytes + real::kNonceBytes + real::kFrameTrailerBytes);
   asio::read(s, asio::buffer(challenge));
-  const real::Bytes nonce(challenge.begin() + real::kFrameHeaderBytes, challenge.end());
+  const auto nonce_at = challenge.begin() + real::kFrameHeaderBytes;
+  const real::Bytes nonce(nonce_at, nonce_at + real::kNonceBytes);
   real::Bytes resp(sizeof node);
   std::memcpy(resp.data(), &node, sizeof node);
   const real::Bytes mine = real::random_bytes(real::kNonceBytes), mac = real::client_proof(secret, nonce, node);

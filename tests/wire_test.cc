@@ -3,9 +3,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <random>
 
 #include "real/auth.h"
@@ -86,6 +89,43 @@ TEST(Wire, EveryTruncationAndRandomCorruptionIsRejectedWithoutCrashing) {
 
 // The fuzz targets' seeds (tests/fuzz/make_seeds.py) start deep inside the
 // decoder only while they are well formed: after a layout change, rerun it.
+// Values are checked as their bytes arrive: a bad float is found wherever it
+// falls (vector body or tail) and however the stream splits it.
+TEST(Wire, NonFiniteValuesAreRefusedWhereverTheyFallAndHoweverTheyArrive) {
+  const auto decode_in_chunks = [](const std::vector<std::uint8_t>& bytes, std::size_t chunk) {
+    MessageAssembler a(bytes.size());
+    for (std::size_t pos = 0; pos < bytes.size();) {
+      auto [dst, room] = a.prepare();
+      const std::size_t k = std::min({room, chunk, bytes.size() - pos});
+      std::memcpy(dst, bytes.data() + pos, k);
+      pos += k;
+      a.commit(k);
+    }
+    return a.take();
+  };
+  const auto push_of = [](Eigen::VectorXf v) {
+    auto p = std::make_shared<Payload>();
+    p->blocks = {{3, std::move(v)}};
+    p->contributors = 1;
+    return make_message(MsgKind::kPush, 0, 1, 1, p);
+  };
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  for (float bad : {inf, -inf, nan, -nan})
+    for (int at : {0, 5, 16, 31, 36})
+      for (std::size_t chunk : {1u, 3u, 7u, 4096u}) {
+        Eigen::VectorXf v = Eigen::VectorXf::Constant(37, 1.0f);  // 32 values in groups of 16, 5 after
+        v[at] = bad;
+        EXPECT_THROW(decode_in_chunks(encode_message(push_of(v)), chunk), WireError)
+            << bad << " at " << at << ", chunk " << chunk;
+      }
+  Eigen::VectorXf extreme = Eigen::VectorXf::Constant(37, std::numeric_limits<float>::max());  // finite: passes
+  extreme[3] = -std::numeric_limits<float>::max();
+  extreme[4] = std::numeric_limits<float>::denorm_min();
+  extreme[5] = -0.0f;
+  for (std::size_t chunk : {1u, 3u, 4096u})
+    EXPECT_EQ(decode_in_chunks(encode_message(push_of(extreme)), chunk).payload->blocks[0].values, extreme);
+}
+
 TEST(Wire, TheFuzzSeedsAreWellFormedMessages) {
   int seeds = 0;
   for (const auto& e : std::filesystem::directory_iterator(testing::source_path("tests/fuzz/seeds/wire"))) {
@@ -111,6 +151,40 @@ TEST(Frame, RoundTripAcrossArbitraryChunking) {
   EXPECT_EQ(sizes, (std::vector<std::size_t>{1000, 2000, 3000}));
 }
 
+// A frame written in pieces (the checksum computed piece by piece) is byte for
+// byte the frame built in one buffer, whatever the piece size and span layout.
+TEST(Frame, WrittenInPiecesItIsTheSameFrame) {
+  ByteSpans body;
+  std::vector<std::uint8_t> flat;
+  for (std::size_t len : {5u, 0u, 1000u, 1u, 333u}) {
+    body.owned.emplace_back(len);
+    for (std::size_t i = 0; i < len; ++i) body.owned.back()[i] = std::uint8_t(i * 31 + len);
+    flat.insert(flat.end(), body.owned.back().begin(), body.owned.back().end());
+  }
+  for (const auto& o : body.owned) body.spans.emplace_back(o.data(), o.size());
+  const auto shared = std::make_shared<const ByteSpans>(std::move(body));
+  const auto whole = real::make_frame(real::FrameType::kMessage, flat);
+  for (std::size_t piece : {1u, 7u, 100u, 1339u, 1u << 20}) {
+    real::FrameWriter w(real::FrameType::kMessage, shared, piece);
+    std::vector<std::uint8_t> got;
+    int pieces = 0;
+    for (;;) {
+      const auto& spans = w.next();
+      if (spans.empty()) break;
+      ++pieces;
+      std::size_t n = 0;
+      for (const auto& [p, k] : spans) {
+        got.insert(got.end(), p, p + k);
+        n += k;
+      }
+      EXPECT_LE(n, piece + real::kFrameHeaderBytes + real::kFrameTrailerBytes);
+    }
+    EXPECT_EQ(got, whole) << "piece " << piece;
+    EXPECT_EQ(w.frame_bytes(), whole.size());
+    EXPECT_EQ(pieces, int((flat.size() + piece - 1) / piece)) << "piece " << piece;
+  }
+}
+
 TEST(Frame, BadMagicVersionTypeLengthAndChecksumAreRejected) {
   const auto good = real::make_frame(real::FrameType::kFragment, std::vector<std::uint8_t>(64, 9));
   auto feed = [](std::vector<std::uint8_t> f, std::size_t limit = 1 << 20) {
@@ -118,7 +192,8 @@ TEST(Frame, BadMagicVersionTypeLengthAndChecksumAreRejected) {
     d.feed(f.data(), f.size(), [](real::Frame&&) {});
   };
   EXPECT_NO_THROW(feed(good));
-  for (std::size_t byte : {0u, 4u, 5u, 6u, 20u}) {  // magic, version, type, reserved, body (checksum)
+  for (std::size_t byte : {std::size_t(0), std::size_t(4), std::size_t(5), std::size_t(6), std::size_t(20),
+                           good.size() - 1}) {  // magic, version, type, reserved, body, trailer
     auto bad = good;
     bad[byte] ^= 0x5a;
     EXPECT_THROW(feed(bad), real::FrameError) << "byte " << byte;

@@ -53,7 +53,7 @@ CODED = {
 
 
 def frame(ftype, body):
-    return struct.pack("<IBBHII", 0x4E525447, 1, ftype, 0, len(body), crc32c(body)) + body
+    return struct.pack("<IBBHI", 0x4E525447, 2, ftype, 0, len(body)) + body + struct.pack("<I", crc32c(body))
 
 
 def write(target, name, data):
