@@ -37,8 +37,11 @@ std::vector<std::uint8_t> make_frame(FrameType t, const std::vector<std::uint8_t
   return f;
 }
 
-FrameWriter::FrameWriter(FrameType t, std::shared_ptr<const ByteSpans> body, std::size_t piece)
-    : header_(frame_header(t, body->size())), body_(std::move(body)), piece_(std::max<std::size_t>(piece, 1)) {}
+FrameWriter::FrameWriter(FrameType t, std::shared_ptr<const ByteSpans> body, std::size_t piece, bool checksum)
+    : header_(frame_header(t, body->size())),
+      body_(std::move(body)),
+      piece_(std::max<std::size_t>(piece, 1)),
+      checksum_(checksum) {}
 
 const FrameWriter::Spans& FrameWriter::next() {
   out_.clear();
@@ -53,7 +56,7 @@ const FrameWriter::Spans& FrameWriter::next() {
     const auto& [p, n] = spans[span_];
     const std::size_t k = std::min(room, n - offset_);
     if (k > 0) {
-      crc_ = crc32c(crc_, p + offset_, k);  // now, so the write that follows reads these bytes from cache
+      if (checksum_) crc_ = crc32c(crc_, p + offset_, k);  // now, so the write that follows reads them from cache
       out_.emplace_back(p + offset_, k);
       room -= k;
       offset_ += k;
@@ -110,7 +113,7 @@ void FrameDecoder::commit(std::size_t n, const Sink& sink) {
     if (have_header_ == kFrameHeaderBytes) header_complete();
   } else if (got_ < want_) {
     const std::uint8_t* at = assembler_ ? assembler_->prepare().first : body_.data() + got_;
-    running_crc_ = crc32c(running_crc_, at, n);
+    if (verify_) running_crc_ = crc32c(running_crc_, at, n);
     got_ += n;
     if (assembler_) {
       try {
@@ -126,7 +129,7 @@ void FrameDecoder::commit(std::size_t n, const Sink& sink) {
 }
 
 void FrameDecoder::frame_complete(const Sink& sink) {
-  if (running_crc_ != load_raw<std::uint32_t>(trailer_)) throw FrameError("frame checksum mismatch");
+  if (verify_ && running_crc_ != load_raw<std::uint32_t>(trailer_)) throw FrameError("frame checksum mismatch");
   Frame f;
   f.type = type_;
   if (assembler_) {

@@ -4,6 +4,8 @@
 // CRC-32C of the body (real/checksum.h). The checksum comes last so that a
 // sender computes it piece by piece as it writes (FrameWriter), on bytes in
 // cache, instead of reading a large body once more before its first byte goes.
+// On a TLS link the record layer's AEAD tag already authenticates every byte:
+// there writers leave the trailer 0 and decoders do not compute or check it.
 // A decoder enforces a hard body-size limit and rejects a bad magic, version,
 // type, length or checksum with FrameError: the caller closes that connection.
 // It commits memory only as bytes arrive: a header that announces a large body
@@ -62,7 +64,8 @@ std::vector<std::uint8_t> make_frame(FrameType t, const std::vector<std::uint8_t
 class FrameWriter {
  public:
   using Spans = std::vector<std::pair<const std::uint8_t*, std::size_t>>;
-  FrameWriter(FrameType t, std::shared_ptr<const ByteSpans> body, std::size_t piece);
+  // checksum = false: the trailer is 0 (for a TLS link, see above).
+  FrameWriter(FrameType t, std::shared_ptr<const ByteSpans> body, std::size_t piece, bool checksum = true);
   // The next piece; empty once the trailer has been handed out.
   const Spans& next();
   std::size_t frame_bytes() const { return header_.size() + body_->size() + kFrameTrailerBytes; }
@@ -73,7 +76,7 @@ class FrameWriter {
   std::size_t piece_;
   std::size_t span_ = 0, offset_ = 0;  // the next body byte to hand out
   std::uint32_t crc_ = 0;
-  bool started_ = false, finished_ = false;
+  bool checksum_, started_ = false, finished_ = false;
   Spans out_;
 };
 
@@ -101,9 +104,12 @@ class FrameDecoder {
   // Raises or lowers the limit for frames whose header has not arrived yet
   // (an authenticated link gets the job's limit).
   void set_max_body(std::size_t n) { max_body_ = n; }
+  // false: trailers are neither computed nor checked (a TLS link, see above).
+  void set_verify_checksum(bool v) { verify_ = v; }
 
  private:
   std::size_t max_body_;
+  bool verify_ = true;
   std::uint8_t header_[kFrameHeaderBytes] = {};
   std::size_t have_header_ = 0;
   std::uint8_t trailer_[kFrameTrailerBytes] = {};

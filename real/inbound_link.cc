@@ -32,6 +32,7 @@ InboundLink::InboundLink(asio::ip::tcp::socket sock, asio::ssl::context* tls, st
       decoder_(kPreAuthMaxFrameBytes) {}
 
 void InboundLink::start() {
+  decoder_.set_verify_checksum(!stream_->is_tls());  // TLS authenticates every byte already
   boost::system::error_code ec;
   stream_->socket().set_option(asio::ip::tcp::no_delay(true), ec);
   auto self = shared_from_this();

@@ -7,8 +7,12 @@
 #pragma once
 #include <boost/asio.hpp>
 #include <boost/asio/ssl.hpp>
+#include <memory>
 #include <optional>
 #include <utility>
+#include <vector>
+
+#include "real/tls_stream.h"
 
 namespace geotrain::real {
 
@@ -19,25 +23,28 @@ class LinkStream {
 
   explicit LinkStream(Socket s) : plain_(std::move(s)) {}
   LinkStream(Socket s, boost::asio::ssl::context& tls, Role role)
-      : tls_(std::in_place, std::move(s), tls), role_(role) {}
+      : tls_(std::make_shared<TlsStream>(std::move(s), tls, role)) {}
 
-  Socket& socket() { return tls_ ? tls_->next_layer() : *plain_; }
-  bool is_tls() const { return tls_.has_value(); }
+  Socket& socket() { return tls_ ? tls_->socket() : *plain_; }
+  bool is_tls() const { return tls_ != nullptr; }
 
   template <class Handler>
   void async_handshake(Handler&& h) {
-    if (tls_) return tls_->async_handshake(role_, std::forward<Handler>(h));
+    if (tls_) return tls_->async_handshake(std::forward<Handler>(h));
     boost::asio::post(socket().get_executor(),
                       [h = std::forward<Handler>(h)]() mutable { h(boost::system::error_code()); });
   }
   template <class Buffers, class Handler>
   void async_read_some(const Buffers& b, Handler&& h) {
-    if (tls_) return tls_->async_read_some(b, std::forward<Handler>(h));
+    if (tls_) return tls_->async_read_some(*boost::asio::buffer_sequence_begin(b), std::forward<Handler>(h));
     plain_->async_read_some(b, std::forward<Handler>(h));
   }
   template <class Buffers, class Handler>
   void async_write(const Buffers& b, Handler&& h) {
-    if (tls_) return boost::asio::async_write(*tls_, b, std::forward<Handler>(h));
+    if (tls_)
+      return tls_->async_write(std::vector<boost::asio::const_buffer>(boost::asio::buffer_sequence_begin(b),
+                                                                      boost::asio::buffer_sequence_end(b)),
+                               std::forward<Handler>(h));
     boost::asio::async_write(*plain_, b, large_writes, std::forward<Handler>(h));
   }
   // Closes the socket without a TLS close_notify: peers treat a truncated TLS
@@ -55,8 +62,7 @@ class LinkStream {
   static std::size_t large_writes(const boost::system::error_code& e, std::size_t) { return e ? 0 : 1u << 20; }
 
   std::optional<Socket> plain_;
-  std::optional<boost::asio::ssl::stream<Socket>> tls_;
-  Role role_ = Role::client;
+  std::shared_ptr<TlsStream> tls_;  // shared with its operations in flight
 };
 
 // The peer ended the connection (plain end of stream, or TLS without close_notify).

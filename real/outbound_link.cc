@@ -145,7 +145,8 @@ void OutboundLink::pump() {
   if (!ready_ || writing_ || queue_.empty() || closed_ || !stream_) return;
   writing_ = true;
   auto it = queue_.begin();
-  auto w = std::make_shared<FrameWriter>(it->second.type, std::move(it->second.body), kWritePiece);
+  auto w = std::make_shared<FrameWriter>(it->second.type, std::move(it->second.body), kWritePiece,
+                                         /*checksum=*/tls_ == nullptr);
   queue_.erase(it);
   write_next_piece(std::move(w), stream_);
 }
