@@ -23,6 +23,7 @@
 #include "core/wire.h"
 #include "real/auth.h"
 #include "real/inbound_link.h"
+#include "real/io_sizes.h"
 #include "real/outbound_link.h"
 #include "real/tls.h"
 
@@ -32,18 +33,19 @@ namespace {
 namespace asio = boost::asio;
 using asio::ip::tcp;
 constexpr std::size_t kBytes = 100'000'000;
-constexpr std::size_t kWriteBytes = 1 << 20, kReadBytes = 256 << 10;
 const std::string kSecret = "benchmark-secret-0123456789";
 
 std::uint16_t listen_port(tcp::acceptor& a) { return a.local_endpoint().port(); }
 
-// The fastest plain-socket loop we measured on loopback: writes of 1 MiB, reads
-// of 256 KiB (one call per 100 MB ran 20-25% slower, so did 1 MiB reads).
+// The fastest plain-socket loop we measured on loopback: the sizes per call the
+// links use (real/io_sizes.h; one call per 100 MB ran 20-25% slower).
 void write_all(tcp::socket& s, const char* p, std::size_t n) {
-  for (std::size_t done = 0; done < n;) done += s.write_some(asio::buffer(p + done, std::min(n - done, kWriteBytes)));
+  for (std::size_t done = 0; done < n;)
+    done += s.write_some(asio::buffer(p + done, std::min(n - done, real::kWriteBytes)));
 }
 void read_all(tcp::socket& s, char* p, std::size_t n) {
-  for (std::size_t done = 0; done < n;) done += s.read_some(asio::buffer(p + done, std::min(n - done, kReadBytes)));
+  for (std::size_t done = 0; done < n;)
+    done += s.read_some(asio::buffer(p + done, std::min(n - done, real::kReadBytes)));
 }
 
 void BM_RawTcpPushPull(benchmark::State& state) {

@@ -84,7 +84,6 @@ void FrameDecoder::header_complete() {
     throw FrameError("frame of " + std::to_string(want_) + " bytes exceeds the limit of " + std::to_string(max_body_));
   type_ = FrameType(header_[5]);
   running_crc_ = 0;
-  have_trailer_ = 0;
   got_ = 0;
   body_.clear();
   if (type_ == FrameType::kMessage) assembler_ = std::make_unique<MessageAssembler>(want_);

@@ -3,12 +3,9 @@
 #include <algorithm>
 #include <cstring>
 
+#include "real/io_sizes.h"
+
 namespace geotrain::real {
-namespace {
-// 256 KiB per read measured fastest for 100 MB push+pull on loopback (1 MiB
-// and one read per block were slower), and fits a core's L2 cache.
-constexpr std::size_t kReadBytes = 256 * 1024;
-}  // namespace
 
 namespace asio = boost::asio;
 

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "real/io_sizes.h"
 #include "real/tls_stream.h"
 
 namespace geotrain::real {
@@ -57,9 +58,7 @@ class LinkStream {
  private:
   // Asio's default completion condition hands the kernel at most 64 KiB per
   // write call; a large tensor then costs thousands of calls and wake-ups.
-  // 1 MiB per call measured best for 100 MB push+pull on loopback (4 and 16 MiB
-  // were slower in our runs).
-  static std::size_t large_writes(const boost::system::error_code& e, std::size_t) { return e ? 0 : 1u << 20; }
+  static std::size_t large_writes(const boost::system::error_code& e, std::size_t) { return e ? 0 : kWriteBytes; }
 
   std::optional<Socket> plain_;
   std::shared_ptr<TlsStream> tls_;  // shared with its operations in flight

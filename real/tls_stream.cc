@@ -20,19 +20,19 @@ int bio_create(BIO* b) {
   return 1;
 }
 
-const BIO_METHOD* buffer_bio_method(int (*read)(BIO*, char*, int), int (*write)(BIO*, const char*, int)) {
-  static BIO_METHOD* const m = [&] {
+}  // namespace
+
+const BIO_METHOD* TlsStream::bio_method() {
+  static BIO_METHOD* const m = [] {
     BIO_METHOD* b = BIO_meth_new(BIO_get_new_index() | BIO_TYPE_SOURCE_SINK, "geotrain TLS buffers");
-    BIO_meth_set_read(b, read);
-    BIO_meth_set_write(b, write);
+    BIO_meth_set_read(b, &TlsStream::bio_read);
+    BIO_meth_set_write(b, &TlsStream::bio_write);
     BIO_meth_set_ctrl(b, bio_ctrl);
     BIO_meth_set_create(b, bio_create);
     return b;
   }();
   return m;
 }
-
-}  // namespace
 
 int TlsStream::bio_read(BIO* b, char* out, int n) {
   auto* t = static_cast<TlsStream*>(BIO_get_data(b));
@@ -57,7 +57,7 @@ int TlsStream::bio_write(BIO* b, const char* in, int n) {
 TlsStream::TlsStream(Socket s, asio::ssl::context& ctx, Role role)
     : socket_(std::move(s)), ssl_(SSL_new(ctx.native_handle())) {
   if (!ssl_) throw std::runtime_error("cannot create a TLS connection");
-  BIO* bio = BIO_new(buffer_bio_method(&TlsStream::bio_read, &TlsStream::bio_write));
+  BIO* bio = BIO_new(bio_method());
   BIO_set_data(bio, this);
   SSL_set_bio(ssl_, bio, bio);  // ssl_ owns it from here
   if (role == Role::client)

@@ -4,7 +4,7 @@
 // calls, not the cipher, were most of TLS's cost (a 100 MB push+pull ran at a
 // quarter of plain TCP's rate). Here a write encrypts its whole piece (up to
 // 1 MiB of records) and hands it to the kernel in one call, and a read takes
-// whatever the socket holds (up to kReadBytes) and decrypts all of it. The
+// whatever the socket holds (up to kReadBytes, real/io_sizes.h) and decrypts all of it. The
 // SSL reads and writes ciphertext through a BIO over this object's own buffers
 // (no memory BIO growing, zeroing and shifting on every record).
 //
@@ -26,6 +26,8 @@
 #include <memory>
 #include <vector>
 
+#include "real/io_sizes.h"
+
 namespace geotrain::real {
 
 class TlsStream : public std::enable_shared_from_this<TlsStream> {
@@ -34,10 +36,6 @@ class TlsStream : public std::enable_shared_from_this<TlsStream> {
   using Role = boost::asio::ssl::stream_base::handshake_type;
   using OnDone = std::function<void(const boost::system::error_code&)>;
   using OnBytes = std::function<void(const boost::system::error_code&, std::size_t)>;
-
-  // Ciphertext read from the socket per call: what a link reads per call (it then
-  // decrypts from cache); 1 MiB measured slower for 100 MB push+pull on loopback.
-  static constexpr std::size_t kReadBytes = 256u << 10;
 
   TlsStream(Socket s, boost::asio::ssl::context& ctx, Role role);
   ~TlsStream();
@@ -60,6 +58,7 @@ class TlsStream : public std::enable_shared_from_this<TlsStream> {
   void flush(OnDone done);
   void start_send();  // REQUIRES: no send in flight
   boost::system::error_code ssl_error(int ret) const;
+  static const BIO_METHOD* bio_method();  // the BIO over rbuf_ and produced_
   static int bio_read(BIO* b, char* out, int n);
   static int bio_write(BIO* b, const char* in, int n);
 
