@@ -22,6 +22,7 @@
 #include "core/results.h"
 #include "core/sched/scheduler_registry.h"
 #include "core/sweep/sweep_plan.h"
+#include "core/text.h"
 #include "real/real_config.h"
 #include "sim/compute_pool.h"
 #include "sim/sim_runner.h"
@@ -165,11 +166,6 @@ void print_numeric_params(const std::vector<NumericParam>& params) {
   for (const auto& q : params)
     std::printf("      %-16s %s (default %g, %g to %g)\n", q.name.c_str(), q.help.c_str(), q.default_value, q.min,
                 q.max);
-}
-std::string joined(const std::vector<std::string>& v, const char* sep = ", ") {
-  std::string out;
-  for (const auto& s : v) out += (out.empty() ? "" : sep) + s;
-  return out;
 }
 // Each learner: what it learns and from what, its parameters and metrics, and
 // what it runs under (computed from its declared capabilities by the loader's rules).

@@ -12,6 +12,7 @@
 #include "core/optim/optimizer_registry.h"
 #include "core/policies/policy_registry.h"
 #include "core/sched/scheduler_registry.h"
+#include "core/text.h"
 
 namespace geotrain::cli {
 namespace {
@@ -30,12 +31,6 @@ std::string cell(std::string s) {
   std::replace(s.begin(), s.end(), '\n', ' ');
   std::string out;
   for (char c : s) out += c == '|' ? std::string("\\|") : std::string(1, c);
-  return out;
-}
-
-std::string joined(const std::vector<std::string>& v, const char* sep = ", ") {
-  std::string out;
-  for (const auto& s : v) out += (out.empty() ? "" : sep) + s;
   return out;
 }
 

@@ -30,10 +30,13 @@ std::vector<std::uint8_t> frame_trailer(std::uint32_t crc) {
 }
 
 std::vector<std::uint8_t> make_frame(FrameType t, const std::vector<std::uint8_t>& body) {
-  std::vector<std::uint8_t> f = frame_header(t, body.size());
-  f.insert(f.end(), body.begin(), body.end());
+  const std::vector<std::uint8_t> h = frame_header(t, body.size());
   const std::vector<std::uint8_t> tr = frame_trailer(crc32c(0, body.data(), body.size()));
-  f.insert(f.end(), tr.begin(), tr.end());
+  // Copied into a buffer of its final size (GCC 12 warns falsely about vector::insert here when inlined).
+  std::vector<std::uint8_t> f(h.size() + body.size() + tr.size());
+  std::copy(h.begin(), h.end(), f.begin());
+  std::copy(body.begin(), body.end(), f.begin() + std::ptrdiff_t(h.size()));
+  std::copy(tr.begin(), tr.end(), f.end() - std::ptrdiff_t(tr.size()));
   return f;
 }
 

@@ -6,7 +6,7 @@
 # build-fuzz/corpus/<target>/. JOBS (default: the core count) targets run at
 # once. Exit 1 on any finding (the crashing input is
 # saved as build-fuzz/<target>-crash-*), and each run's last status line (execs)
-# is printed.
+# is printed. FUZZ_OPT (default 1) is the build's optimisation level.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_EACH=${1:-60}
@@ -18,7 +18,7 @@ if ! command -v clang++ >/dev/null || ! compgen -G "/usr/lib/llvm-*/lib/clang/*/
   echo "fuzz: skipped: clang++ with libFuzzer is not installed (scripts/setup.sh installs clang and libclang-rt-14-dev)"
   exit 77
 fi
-CXX=clang++ cmake -S tests/fuzz -B "$B" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+CXX=clang++ cmake -S tests/fuzz -B "$B" -DCMAKE_BUILD_TYPE= -DFUZZ_OPT="${FUZZ_OPT:-1}" >/dev/null
 cmake --build "$B" -j"$(nproc)" >/dev/null
 export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1

@@ -1,8 +1,8 @@
 // The policy atlas (examples/sweeps/policy-atlas.json): every point (every
 // policy on every atlas topology) runs a few rounds from its scenario in the
 // ns-3 runtime, twice with identical results, and in real mode (geotrain
-// launch, on loopback). A small synthetic task and short local rounds keep it
-// to seconds per point; what is checked is that the policy runs the same
+// launch, on loopback). A small synthetic task, small batches and short local
+// rounds keep it to about a second per point; what is checked is that the policy runs the same
 // protocol in both runtimes on that topology, not how well it trains.
 #include <gtest/gtest.h>
 
@@ -31,7 +31,8 @@ TEST(Atlas, EveryPolicyOnEveryTopologyRunsInBothRuntimesDeterministically) {
     std::vector<std::string> sets = p.sets;
     sets.insert(sets.end(), {R"(model={"kind":"mlp","hidden":[16]})",
                              R"(dataset={"kind":"synthetic","features":32,"classes":4,"train":2000,"test":400})",
-                             "stop.rounds=2", "stop.stop_at_target=false", R"(eval={"every_rounds":1})"});
+                             "stop.rounds=2", "stop.stop_at_target=false", R"(eval={"every_rounds":1})",
+                             "batch_size=4"});  // real mode paces steps: 4 samples at 32/s is 0.125 s, not 1 s
     std::string policy;
     for (const auto& [path, value] : p.values)
       if (path == "policy") {

@@ -7,7 +7,8 @@ build/geotrain) and from inline code spans that are whole commands (no "...",
 no placeholders such as DIR or <name>). Each runs as written except:
   - output directories go under a scratch directory (the same one each time a
     document names it, so `report out/sweep` reads what the sweep wrote);
-  - training stops after a few rounds: `--set stop.rounds=3` for sim and launch,
+  - training stops after a few rounds: `--set stop.rounds=3` for sim and launch
+    (one for a workload profile),
     the same added to every point of a sweep and every row of a claims file
     (copied to the scratch directory; claims with one seed, a sweep with two
     values of each axis);
@@ -145,10 +146,24 @@ def prepare(src, work, geotrain, cmd, outs):
         outs.setdefault(cmd, os.path.join(work, "out", "run%d" % len(outs)))
         argv += ["--out", outs[cmd]]  # named in prose without one
     if sub in ("sim", "launch"):
-        argv += ["-q", "--set", "stop.rounds=%d" % ROUNDS]
+        argv += ["-q", "--set", "stop.rounds=%d" % rounds_for(argv)]
     if sub == "claims":
         argv += ["--seeds", "1"]
     return argv, None
+
+
+def rounds_for(argv):
+    """ROUNDS, or one for a workload profile (its rounds move gigabytes: 8x8 ResNet-50 took 24 s
+    for three in ns-3)."""
+    for a in argv[2:]:
+        if a.endswith(".json") and os.path.isfile(a):
+            try:
+                if json.load(open(a)).get("model", {}).get("kind") == "profile":
+                    return 1
+            except (ValueError, AttributeError):
+                pass
+            break
+    return ROUNDS
 
 
 def main():

@@ -6,6 +6,9 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <vector>
 
@@ -82,12 +85,62 @@ Dataset load_pair(const std::string& dir, const std::string& prefix, const std::
   return ds;
 }
 
-}  // namespace
-
-TrainTest load_idx_dataset(const std::string& dir, const std::string& name) {
+TrainTest decode(const std::string& dir, const std::string& name) {
   TrainTest tt{load_pair(dir, "train", name), load_pair(dir, "t10k", name)};
   tt.test.classes = tt.train.classes = std::max(tt.train.classes, tt.test.classes);
   return tt;
+}
+
+// What identifies a decoded data set: its name and every file's path, size and time.
+std::string identity(const std::string& dir, const std::string& name) {
+  std::string id = name;
+  for (const char* stem :
+       {"train-images-idx3-ubyte", "train-labels-idx1-ubyte", "t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte"}) {
+    const std::string p = find(dir, stem);
+    id += "\n" + p + " " + std::to_string(std::filesystem::file_size(p)) + " " +
+          std::to_string(std::filesystem::last_write_time(p).time_since_epoch().count());
+  }
+  return id;
+}
+
+struct Kept {
+  std::mutex mu;
+  bool keep = false;
+  std::map<std::string, std::shared_ptr<const TrainTest>> sets;
+};
+Kept& kept() {
+  static Kept k;
+  return k;
+}
+
+}  // namespace
+
+void keep_idx_datasets_loaded(bool keep) {
+  Kept& k = kept();
+  std::lock_guard<std::mutex> lock(k.mu);
+  k.keep = keep;
+  if (!keep) k.sets.clear();
+}
+
+TrainTest load_idx_dataset(const std::string& dir, const std::string& name) {
+  Kept& k = kept();
+  {
+    std::lock_guard<std::mutex> lock(k.mu);
+    if (!k.keep) return decode(dir, name);
+  }
+  const std::string id = identity(dir, name);
+  std::shared_ptr<const TrainTest> set;
+  {
+    std::lock_guard<std::mutex> lock(k.mu);
+    const auto it = k.sets.find(id);
+    if (it != k.sets.end()) set = it->second;
+  }
+  if (!set) {
+    set = std::make_shared<const TrainTest>(decode(dir, name));
+    std::lock_guard<std::mutex> lock(k.mu);
+    k.sets.emplace(id, set);
+  }
+  return *set;
 }
 
 }  // namespace geotrain

@@ -11,4 +11,11 @@ namespace geotrain {
 // the file on a missing or malformed file.
 TrainTest load_idx_dataset(const std::string& dir, const std::string& name);
 
+// With `keep` on, the decoded files stay in memory for the rest of the process
+// and each later load of the same, unchanged files (same sizes and times) is a
+// copy: for a process that runs many scenarios one after another (the test
+// binary), where decoding Fashion-MNIST was a quarter of a short run. Off by
+// default: a single run would hold the dataset twice. Thread-safe.
+void keep_idx_datasets_loaded(bool keep);
+
 }  // namespace geotrain
