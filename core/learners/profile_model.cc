@@ -12,9 +12,16 @@ ParamSet ProfileModel::init(std::uint64_t) const {
 
 double ProfileModel::loss_and_gradient(const ParamSet& p, const Eigen::MatrixXf&, const std::vector<int>&,
                                        ParamSet* grad) const {
-  *grad = zeros_like(p);
-  for (auto& b : *grad) b.values.setConstant(1e-3f);  // non-zero, so nothing treats the push as empty
+  grad->clear();
+  grad->reserve(p.size());
+  for (const auto& b : p)  // non-zero, so nothing treats the push as empty
+    grad->push_back({b.key, Eigen::VectorXf::Constant(b.values.size(), 1e-3f), b.stands_for});
   return 0;
+}
+
+double ProfileModel::local_update(const ParamSet& p, const Dataset&, const std::vector<int>&, std::mt19937_64&,
+                                  ParamSet* update) const {
+  return loss_and_gradient(p, {}, {}, update);  // the stand-ins read no data: no batch to gather
 }
 
 Eigen::MatrixXf ProfileModel::logits(const ParamSet&, const Eigen::MatrixXf& x) const {

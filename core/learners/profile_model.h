@@ -21,6 +21,8 @@ class ProfileModel : public Classifier {
   ParamSet init(std::uint64_t seed) const override;
   double loss_and_gradient(const ParamSet& p, const Eigen::MatrixXf& x, const std::vector<int>& y,
                            ParamSet* grad) const override;
+  double local_update(const ParamSet& p, const Dataset& train, const std::vector<int>& batch, std::mt19937_64& rng,
+                      ParamSet* update) const override;
   Eigen::MatrixXf logits(const ParamSet& p, const Eigen::MatrixXf& x) const override;
   double train_flops_per_sample() const override { return p_.train_flops_per_sample; }
 
