@@ -150,7 +150,8 @@ def main():
         if axis == "model":
             ax.set_xscale("log")
         ax.grid(True, alpha=0.3)
-        ax.legend(fontsize=8)
+        if ax.get_lines():  # an axis left out by --axis has none
+            ax.legend(fontsize=8)
     fig.suptitle("geotrain sim: wall time against scale (each point one process; the grid is in docs/cost-curve.csv)")
     fig.tight_layout()
     fig.savefig(os.path.join(a.out, "cost-curve.png"), dpi=110)
