@@ -7,7 +7,6 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <vector>
@@ -106,7 +105,7 @@ std::string identity(const std::string& dir, const std::string& name) {
 struct Kept {
   std::mutex mu;
   bool keep = false;
-  std::map<std::string, std::shared_ptr<const TrainTest>> sets;
+  std::map<std::string, TrainTest> sets;  // by identity()
 };
 Kept& kept() {
   static Kept k;
@@ -124,23 +123,16 @@ void keep_idx_datasets_loaded(bool keep) {
 
 TrainTest load_idx_dataset(const std::string& dir, const std::string& name) {
   Kept& k = kept();
-  {
-    std::lock_guard<std::mutex> lock(k.mu);
-    if (!k.keep) return decode(dir, name);
+  std::unique_lock<std::mutex> lock(k.mu);
+  if (!k.keep) {
+    lock.unlock();
+    return decode(dir, name);
   }
+  // Decoded under the lock: two threads loading the same files decode them once.
   const std::string id = identity(dir, name);
-  std::shared_ptr<const TrainTest> set;
-  {
-    std::lock_guard<std::mutex> lock(k.mu);
-    const auto it = k.sets.find(id);
-    if (it != k.sets.end()) set = it->second;
-  }
-  if (!set) {
-    set = std::make_shared<const TrainTest>(decode(dir, name));
-    std::lock_guard<std::mutex> lock(k.mu);
-    k.sets.emplace(id, set);
-  }
-  return *set;
+  auto it = k.sets.find(id);
+  if (it == k.sets.end()) it = k.sets.emplace(id, decode(dir, name)).first;
+  return it->second;
 }
 
 }  // namespace geotrain
