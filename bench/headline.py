@@ -8,6 +8,12 @@ Usage: bench/headline.py [--out DIR] [--seeds 1,2,3,4,5] [-j 2] [--table-only]
 It runs `geotrain sweep examples/sweeps/headline.json` with the seeds given (resuming: finished
 points are kept), then prints a Markdown table; `geotrain report DIR` draws every row's accuracy
 against time on one plot.
+       bench/headline.py --equal-samples [--out DIR] [--seeds 1,2,3,4,5] [--rounds 1400] [-j 2]
+--equal-samples: flat bsp and the full stack trained well past the target, to the same samples:
+flat bsp ROUNDS rounds (24 workers x 32 samples each; in the flow model, which gives bsp the same
+path as ns-3), the full stack in ns-3 until it has computed more; prints each seed's test
+accuracy of both at flat bsp's final samples (linear between evaluations) and the mean difference
+with its 95% interval.
 --launch: three rows (flat-bsp, hips-bsp, full-stack), seed 1, to a lower target, each in
 simulation and as real processes (`geotrain launch`, the WAN emulated by relays), one after the
 other; prints both times to target, so the rows' order can be compared across runtimes.
@@ -85,6 +91,47 @@ def launch_rows(out, target):
         print(f"\n{rt} order, fastest first: {', '.join(order)}")
 
 
+def equal_samples(out, seeds, rounds, jobs):
+    """Flat bsp for `rounds` rounds and the full stack past as many samples, per seed; a Markdown
+    table of both rows' accuracy at flat bsp's final samples."""
+    from concurrent.futures import ThreadPoolExecutor
+    from claims import metric_at_samples  # noqa: E402
+    from report import read_timeline  # noqa: E402
+    sim_s = 26.0 * rounds / 1400  # the full stack computes about 49,000 samples a simulated second
+    runs = []
+    for seed in seeds:
+        runs.append((seed, "flat-bsp", ["--set", "network.model=flow", "--set", f"stop.rounds={rounds}",
+                                        "--set", "stop.sim_time_s=0", "--set", "eval.every_s=40"]))
+        runs.append((seed, "full-stack", ["--set", f"stop.sim_time_s={sim_s}", "--set", "eval.every_s=0.5"]))
+
+    def run(r):
+        seed, row, sets = r
+        d = os.path.join(out, f"{row}-s{seed}")
+        if not os.path.exists(os.path.join(d, "timeline.csv")):
+            cmd = [GEOTRAIN, "sim", os.path.join(ROOT, "scenarios", "headline", row + ".json"), "-q", "--out", d,
+                   "--set", f"seed={seed}", "--set", "stop.stop_at_target=false"] + sets
+            if subprocess.run(cmd).returncode != 0:
+                sys.exit(f"error: {' '.join(cmd)} failed")
+            print(f"{row} seed {seed} done", file=sys.stderr, flush=True)
+        return read_timeline(os.path.join(d, "timeline.csv"))
+
+    with ThreadPoolExecutor(jobs) as ex:
+        tls = list(ex.map(run, runs))
+    print(f"| seed | samples | flat bsp | full stack | full stack - flat bsp |")
+    print("|---|---|---|---|---|")
+    diffs = []
+    for i, seed in enumerate(seeds):
+        flat, full = tls[2 * i], tls[2 * i + 1]
+        s = flat[-1]["samples"]
+        if full[-1]["samples"] < s:
+            sys.exit(f"error: seed {seed}: the full stack computed {full[-1]['samples']:.0f} samples, "
+                     f"fewer than flat bsp's {s:.0f}")
+        a, b = flat[-1]["test_accuracy"], metric_at_samples(full, "test_accuracy", s)
+        diffs.append(b - a)
+        print(f"| {seed} | {s:,.0f} | {a:.4f} | {b:.4f} | {b - a:+.4f} |")
+    print(f"\nmean difference {fmt(interval(diffs), 4)} (95% interval)")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default="out/headline")
@@ -93,7 +140,13 @@ def main():
     ap.add_argument("--table-only", action="store_true")
     ap.add_argument("--launch", action="store_true", help="the three-row sim/launch comparison instead")
     ap.add_argument("--target", type=float, default=0.7, help="--launch: the accuracy to time (default 0.7)")
+    ap.add_argument("--equal-samples", action="store_true",
+                    help="flat bsp and the full stack compared at the same samples, well past the target")
+    ap.add_argument("--rounds", type=int, default=1400, help="--equal-samples: flat bsp's rounds (default 1400)")
     a = ap.parse_args()
+    if a.equal_samples:
+        return equal_samples(a.out if a.out != "out/headline" else "out/headline-equal", [int(s) for s in
+                             a.seeds.split(",")], a.rounds, a.j)
     if a.launch:
         return launch_rows(a.out if a.out != "out/headline" else "out/headline-launch", a.target)
     seeds = [int(s) for s in a.seeds.split(",")]
