@@ -19,20 +19,43 @@ bool RunMonitor::reached(const TimelineRow& row) const {
 }
 
 void RunMonitor::evaluate_now(TimeNs now, std::int64_t round, const ParamSet& params, double train_loss) {
+  settle();
   TimelineRow row;
   row.time_s = to_seconds(now);
   row.round = round;
-  row.metrics = learner_.evaluate(params, test_);
   last_params_ = params;
   row.loss = train_loss;
   if (probe_) row.net = probe_();
   timeline_.push_back(row);
   if (eval_.every_s > 0) next_eval_s_ = (std::floor(row.time_s / eval_.every_s) + 1) * eval_.every_s;
+  if (on_row_) on_row_(row.time_s);
+  if (stop_.stop_at_target) {  // whether to go on depends on these metrics: now
+    timeline_.back().metrics = learner_.evaluate(last_params_, test_);
+    return complete_row();
+  }
+  // Nothing reads them before settle(): last_params_ and the metrics' slot stay untouched till then.
+  pending_ = Deferred([this] { pending_metrics_ = learner_.evaluate(last_params_, test_); });
+  row_open_ = true;
+  if (pending_.done()) settle();  // it ran at once (no thread lent): the row is complete now
+}
+
+void RunMonitor::settle() {
+  if (!row_open_) return;
+  row_open_ = false;
+  pending_.wait();
+  timeline_.back().metrics = std::move(pending_metrics_);
+  pending_metrics_.clear();
+  complete_row();
+}
+
+void RunMonitor::complete_row() {
+  const TimelineRow& row = timeline_.back();
   if (!time_to_target_s_ && reached(row)) time_to_target_s_ = row.time_s;
   if (on_eval_) on_eval_(row);
 }
 
 bool RunMonitor::on_round(TimeNs now, std::int64_t round, const ParamSet& params, double train_loss) {
+  if (row_open_ && pending_.done()) settle();  // an evaluation done meanwhile: shown now, not at the next
   rounds_applied_ = round;
   if (!std::isfinite(train_loss)) {  // every later round would be NaN too: stop and say so
     failure_ = "training diverged at round " + std::to_string(round) + ": the training loss is " +
@@ -48,11 +71,13 @@ bool RunMonitor::on_round(TimeNs now, std::int64_t round, const ParamSet& params
 }
 
 void RunMonitor::finish(TimeNs now, std::int64_t round, const ParamSet& params, double train_loss) {
+  settle();
   if (!timeline_.empty() && timeline_.back().round == round) return;
   evaluate_now(now, round, params, train_loss);
 }
 
 void RunMonitor::restore(std::vector<TimelineRow> rows, std::optional<double> time_to_target_s) {
+  settle();
   timeline_ = std::move(rows);
   time_to_target_s_ = time_to_target_s;
   if (eval_.every_s > 0 && !timeline_.empty())

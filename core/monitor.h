@@ -1,7 +1,10 @@
 // The run's referee, living beside the global server: evaluates the model every
 // `every_rounds` rounds on the test set, keeps the timeline, and decides when the
 // job ends (the core decides, not the runtime). Network byte counts come from a
-// probe the runtime provides.
+// probe the runtime provides. Where no decision waits for an evaluation's metrics
+// (no stop at the target), the evaluation runs deferred (core/parallel.h) on a
+// copy of the model while the run goes on; every accessor waits for it first,
+// so what the monitor reports never depends on how the work was spread.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -13,6 +16,7 @@
 #include "core/codec/stream_bytes.h"
 #include "core/config/scenario.h"
 #include "core/learners/learner.h"
+#include "core/parallel.h"
 #include "core/time.h"
 
 namespace geotrain {
@@ -50,21 +54,37 @@ class RunMonitor {
   // End of run: evaluates the final model unless the last round was just evaluated.
   void finish(TimeNs now, std::int64_t round, const ParamSet& params, double train_loss);
 
-  const std::vector<TimelineRow>& timeline() const { return timeline_; }
+  const std::vector<TimelineRow>& timeline() {
+    settle();
+    return timeline_;
+  }
   // The model of the last evaluation (the final model once finish() ran); empty before any.
-  const ParamSet& last_evaluated() const { return last_params_; }
-  std::optional<double> time_to_target_s() const { return time_to_target_s_; }
+  const ParamSet& last_evaluated() {
+    settle();
+    return last_params_;
+  }
+  std::optional<double> time_to_target_s() {
+    settle();
+    return time_to_target_s_;
+  }
   // Rounds the global server has applied so far (the last on_round's count).
   std::int64_t rounds_applied() const { return rounds_applied_; }
   // Why the job had to stop early ("" = it did not): a non-finite training loss.
   const std::string& failure() const { return failure_; }
   // Resuming from a checkpoint: the rows and time to target recorded so far.
   void restore(std::vector<TimelineRow> rows, std::optional<double> time_to_target_s);
-  // Called after each evaluation (progress display).
+  // Called after each evaluation (progress display), on the monitor's own thread.
   void on_eval(std::function<void(const TimelineRow&)> fn) { on_eval_ = std::move(fn); }
+  // Called when an evaluation is taken, at its time, before its metrics are known
+  // (records that must be cut at the row's time).
+  void on_row(std::function<void(double time_s)> fn) { on_row_ = std::move(fn); }
+  // Waits for a deferred evaluation and records it.
+  void settle();
 
  private:
   void evaluate_now(TimeNs now, std::int64_t round, const ParamSet& params, double train_loss);
+  // The last row's metrics are in: the time to target, and the callback.
+  void complete_row();
   // Has row reached the target (stop.target in its metric's better direction)?
   bool reached(const TimelineRow& row) const;
   const Learner& learner_;
@@ -74,12 +94,17 @@ class RunMonitor {
   EvalSpec eval_;
   std::function<NetCounters()> probe_;
   std::function<void(const TimelineRow&)> on_eval_;
+  std::function<void(double)> on_row_;
   std::vector<TimelineRow> timeline_;
   ParamSet last_params_;
   std::optional<double> time_to_target_s_;
   std::string failure_;
   std::int64_t rounds_applied_ = 0;
   double next_eval_s_ = 0;  // eval.every_s: the next evaluation is due at the first round ending after this
+  // The last row's evaluation while it runs deferred, and where it writes.
+  Deferred pending_;
+  bool row_open_ = false;  // the last row waits for its metrics
+  std::vector<double> pending_metrics_;
 };
 
 }  // namespace geotrain

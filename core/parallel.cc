@@ -5,9 +5,14 @@
 namespace geotrain {
 namespace {
 
+// Set and cleared by the thread that runs the job, between runs.
 PieceRunner& lent() {
-  static PieceRunner runner;  // set and cleared by the thread that runs the job, between runs
+  static PieceRunner runner;
   return runner;
+}
+TaskStarter& lent_starter() {
+  static TaskStarter starter;
+  return starter;
 }
 
 }  // namespace
@@ -17,10 +22,69 @@ void run_pieces(int pieces, const std::function<void(int)>& piece) {
   for (int i = 0; i < pieces; ++i) piece(i);
 }
 
-LendThreads::LendThreads(PieceRunner runner) : runner_(std::move(runner)), previous_(std::move(lent())) {
+LendThreads::LendThreads(PieceRunner runner, TaskStarter starter)
+    : runner_(std::move(runner)),
+      previous_(std::move(lent())),
+      starter_(std::move(starter)),
+      previous_starter_(std::move(lent_starter())) {
   lent() = runner_;
+  lent_starter() = starter_;
 }
 
-LendThreads::~LendThreads() { lent() = std::move(previous_); }
+LendThreads::~LendThreads() {
+  lent() = std::move(previous_);
+  lent_starter() = std::move(previous_starter_);
+}
+
+Deferred::Deferred(std::function<void()> work) {
+  if (lent_starter()) {
+    task_ = lent_starter()(std::move(work));
+    return;
+  }
+  try {
+    work();
+  } catch (...) {
+    error_ = std::current_exception();
+  }
+}
+
+Deferred::~Deferred() {
+  try {
+    wait();
+  } catch (...) {  // the owner never asked: nothing to tell
+  }
+}
+
+Deferred::Deferred(Deferred&& o) noexcept : task_(std::move(o.task_)), error_(std::move(o.error_)) {
+  o.task_ = {};
+  o.error_ = nullptr;
+}
+
+Deferred& Deferred::operator=(Deferred&& o) noexcept {
+  if (this != &o) {
+    try {
+      wait();
+    } catch (...) {
+    }
+    task_ = std::move(o.task_);
+    error_ = std::move(o.error_);
+    o.task_ = {};
+    o.error_ = nullptr;
+  }
+  return *this;
+}
+
+void Deferred::wait() {
+  if (task_.wait) {
+    const std::function<void()> w = std::move(task_.wait);
+    task_ = {};
+    w();
+  }
+  if (error_) {
+    const std::exception_ptr e = error_;
+    error_ = nullptr;
+    std::rethrow_exception(e);
+  }
+}
 
 }  // namespace geotrain

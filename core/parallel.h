@@ -3,27 +3,62 @@
 // does not). run_pieces() returns when every piece has run. A caller's result
 // must not depend on how the pieces were spread: each piece writes only its
 // own output, and the caller combines the outputs in piece order afterwards.
+// Deferred work (an evaluation whose result nothing reads until later) goes to
+// a lent thread the same way, and its owner waits for it before reading.
 #pragma once
+#include <exception>
 #include <functional>
 
 namespace geotrain {
 
 using PieceRunner = std::function<void(int pieces, const std::function<void(int)>& piece)>;
+// What a lent thread's deferred work gives its owner: a wait (rethrowing what the
+// work threw) and a look (has it run?) that never blocks.
+struct StartedTask {
+  std::function<void()> wait;
+  std::function<bool()> done;
+};
+// Starts `work` on a lent thread.
+using TaskStarter = std::function<StartedTask(std::function<void()> work)>;
 
 // Runs piece(0) ... piece(pieces - 1): on the lent threads, or one after another.
 void run_pieces(int pieces, const std::function<void(int)>& piece);
 
-// Lends `runner` to run_pieces() for this object's lifetime (one at a time per
-// process; the previous one comes back afterwards).
+// Lends `runner` to run_pieces(), and `starter` (if any) to Deferred, for this
+// object's lifetime (one at a time per process; the previous ones come back afterwards).
 class LendThreads {
  public:
-  explicit LendThreads(PieceRunner runner);
+  explicit LendThreads(PieceRunner runner, TaskStarter starter = nullptr);
   ~LendThreads();
   LendThreads(const LendThreads&) = delete;
   LendThreads& operator=(const LendThreads&) = delete;
 
  private:
   PieceRunner runner_, previous_;
+  TaskStarter starter_, previous_starter_;
+};
+
+// Work whose result is needed later, not now: started on a lent thread when the
+// runtime lends one, else run at once, here. wait() returns once it has run and
+// rethrows what it threw; the destructor waits too (and drops an error). The
+// work must touch nothing its starter changes before wait().
+class Deferred {
+ public:
+  Deferred() = default;
+  explicit Deferred(std::function<void()> work);
+  ~Deferred();
+  Deferred(Deferred&& o) noexcept;
+  Deferred& operator=(Deferred&& o) noexcept;
+  Deferred(const Deferred&) = delete;
+  Deferred& operator=(const Deferred&) = delete;
+
+  // Has the work run (wait() would not block)?
+  bool done() const { return !task_.done || task_.done(); }
+  void wait();
+
+ private:
+  StartedTask task_;          // a lent thread's, until waited for
+  std::exception_ptr error_;  // what work run at once threw, until waited for
 };
 
 }  // namespace geotrain

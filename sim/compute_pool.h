@@ -29,11 +29,17 @@ class ComputePool {
   ComputePool& operator=(const ComputePool&) = delete;
 
   int threads() const { return int(helpers_.size()) + 1; }
-  // Starts `work` (on a pool thread, or at once with one thread).
-  std::shared_ptr<Task> submit(std::function<void()> work);
+  // Starts `work` (on a pool thread, or at once with one thread). Background
+  // work (a deferred evaluation), and the pieces it hands out, waits while
+  // other work is queued, and runs only on the pool's own threads, or on a
+  // thread that waits for it: a waiting event loop never takes it up, since
+  // the loop's next event may need the task it waits for at once.
+  std::shared_ptr<Task> submit(std::function<void()> work, bool background = false);
   // Returns when `task` has run; rethrows what it threw. The calling thread
   // runs queued tasks meanwhile (this one first, if nobody has started it).
   void wait(Task& task);
+  // Has `task` run (wait() would return at once)?
+  bool finished(Task& task);
   // Runs piece(0 .. pieces-1) on the pool and this thread; returns when all
   // have run (core/parallel.h lends this to run_pieces()).
   void run_pieces(int pieces, const std::function<void(int)>& piece);
@@ -42,12 +48,13 @@ class ComputePool {
   static int all_cores();
 
  private:
-  bool run_one(std::unique_lock<std::mutex>& lock);  // runs a queued task, if any
+  // Runs a queued task, if any: other work first, background work if allowed.
+  bool run_one(std::unique_lock<std::mutex>& lock, bool background);
   void helper();
 
   std::mutex mu_;
   std::condition_variable work_cv_, done_cv_;
-  std::deque<std::shared_ptr<Task>> queue_;
+  std::deque<std::shared_ptr<Task>> queue_, background_;
   bool closing_ = false;
   std::vector<std::thread> helpers_;
 };
@@ -56,6 +63,7 @@ class ComputePool::Task {
  private:
   friend class ComputePool;
   std::function<void()> work;
+  bool background = false;
   bool started = false, finished = false;  // guarded by the pool's mutex
   std::exception_ptr error;
 };

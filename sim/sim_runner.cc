@@ -32,6 +32,15 @@ double seconds_since(Clock::time_point t0) { return std::chrono::duration<double
 
 RunResult run_simulation(const Scenario& sc, const SimOptions& opt) {
   const auto t0 = Clock::now();
+  ComputePool pool(opt.threads);  // outlives the nodes, whose steps it runs; loads the data too
+  const LendThreads lend(
+      [&pool](int pieces, const std::function<void(int)>& piece) {
+        pool.run_pieces(pieces, piece);  // e.g. an evaluation's chunks
+      },
+      [&pool](std::function<void()> work) {  // e.g. an evaluation nothing waits for
+        std::shared_ptr<ComputePool::Task> t = pool.submit(std::move(work), true);
+        return StartedTask{[&pool, t] { pool.wait(*t); }, [&pool, t] { return pool.finished(*t); }};
+      });
   TrainingJob job(sc);
   const Deployment& dep = job.deployment();
   // Before any node is built: a run that cannot fit is refused, not killed halfway.
@@ -42,10 +51,6 @@ RunResult run_simulation(const Scenario& sc, const SimOptions& opt) {
 
   RunResult result;
   {
-    ComputePool pool(opt.threads);  // outlives the nodes, whose steps it runs
-    const LendThreads lend([&pool](int pieces, const std::function<void(int)>& piece) {
-      pool.run_pieces(pieces, piece);  // e.g. an evaluation's chunks
-    });
     std::vector<std::unique_ptr<Actor>> actors(dep.nodes.size());
     std::vector<std::unique_ptr<SimNode>> nodes;  // destroyed first: each waits for its step's maths
     const auto deliver = [&actors, &nodes](const Message& m) {
@@ -68,10 +73,8 @@ RunResult run_simulation(const Scenario& sc, const SimOptions& opt) {
     RunMonitor monitor(job.learner(), job.data().test, sc.stop, sc.eval, counters);
     Progress progress(opt.progress, "sim", sc.stop.rounds, job.learner().metrics().at(0).name);
     RunRecords records;  // the outputs' records, gathered as the run goes: memory flat in rounds
-    monitor.on_eval([&progress, &records](const TimelineRow& r) {
-      records.row_at(r.time_s);
-      progress(r);
-    });
+    monitor.on_row([&records](double time_s) { records.row_at(time_s); });
+    monitor.on_eval([&progress](const TimelineRow& r) { progress(r); });
 
     bool job_stopped = false;  // the core ended the job (vs. the time limit, or no events left)
     for (const auto& n : dep.nodes) {

@@ -122,7 +122,7 @@ std::string run_checked(const Scenario& sc) {
   fj.run(std::int64_t(600) * 1'000'000'000);  // a bound: no combination may hang the job
   if (!problem.empty()) return problem;
   // What the run's referee saw: the global server's rounds and model, whichever roles serve it.
-  const RunMonitor& m = fj.monitor();
+  RunMonitor& m = fj.monitor();
   if (!m.failure().empty()) return m.failure();
   if (m.timeline().empty() || m.timeline().back().round < 3)
     return "reached round " + std::to_string(m.timeline().empty() ? 0 : m.timeline().back().round) +

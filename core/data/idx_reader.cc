@@ -11,6 +11,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "core/parallel.h"
+
 namespace geotrain {
 namespace {
 
@@ -20,28 +22,49 @@ namespace {
 constexpr std::size_t kMaxImageBytes = std::size_t(1) << 30;
 constexpr std::size_t kMaxLabelBytes = std::size_t(64) << 20;
 
+// The decompressed size a gzip file's trailer states (ISIZE: the size modulo
+// 2^32, so only a hint), or its own size for a plain file.
+std::size_t size_hint(const std::string& path) {
+  const auto stored = std::size_t(std::filesystem::file_size(path));
+  std::ifstream in(path, std::ios::binary);
+  unsigned char head[2] = {0, 0}, tail[4] = {0, 0, 0, 0};
+  if (stored < 18 || !in.read(reinterpret_cast<char*>(head), 2) || head[0] != 0x1f || head[1] != 0x8b) return stored;
+  in.seekg(std::streamoff(stored - 4));
+  if (!in.read(reinterpret_cast<char*>(tail), 4)) return stored;
+  return std::size_t(tail[0]) | std::size_t(tail[1]) << 8 | std::size_t(tail[2]) << 16 | std::size_t(tail[3]) << 24;
+}
+
 // Whole file, gunzipped when it is gzip (gzread passes plain files through);
 // at most `limit` bytes after decompression.
 std::vector<unsigned char> read_maybe_gz(const std::string& path, std::size_t limit) {
   if (!std::filesystem::is_regular_file(path)) throw std::runtime_error(path + ": not a regular file");
+  // Room for the whole file up front (its stated size): no doubling copies.
+  std::vector<unsigned char> out(std::min(limit, size_hint(path)) + 1);
   gzFile f = gzopen(path.c_str(), "rb");
   if (f == nullptr) throw std::runtime_error(path + ": cannot open");
-  std::vector<unsigned char> out;
-  // Room for the file as stored (a plain IDX file's whole size) up front: no doubling copies.
-  out.reserve(std::min<std::size_t>(limit, std::filesystem::file_size(path)));
-  unsigned char buf[1 << 16];
+  std::size_t size = 0;
   int n;
-  while ((n = gzread(f, buf, sizeof buf)) > 0) {
-    if (out.size() + std::size_t(n) > limit) {
-      gzclose(f);
-      throw std::runtime_error(path + ": more than " + std::to_string(limit >> 20) +
-                               " MiB when decompressed (the limit for an IDX file)");
+  for (;;) {
+    if (size == out.size()) {  // the hint was short (a file over 4 GiB, or a plain file's)
+      if (out.size() > limit) {
+        gzclose(f);
+        throw std::runtime_error(path + ": more than " + std::to_string(limit >> 20) +
+                                 " MiB when decompressed (the limit for an IDX file)");
+      }
+      out.resize(std::min(limit + 1, out.size() * 2));
     }
-    out.insert(out.end(), buf, buf + n);
+    const std::size_t want = std::min<std::size_t>(out.size() - size, 1u << 30);
+    n = gzread(f, out.data() + size, unsigned(want));
+    if (n <= 0) break;
+    size += std::size_t(n);
   }
   bool bad = n < 0;
   gzclose(f);
   if (bad) throw std::runtime_error(path + ": read error (corrupt gzip?)");
+  if (size > limit)
+    throw std::runtime_error(path + ": more than " + std::to_string(limit >> 20) +
+                             " MiB when decompressed (the limit for an IDX file)");
+  out.resize(size);
   return out;
 }
 
@@ -74,9 +97,18 @@ Dataset load_pair(const std::string& dir, const std::string& prefix, const std::
   ds.name = name;
   ds.x.resize(static_cast<Eigen::Index>(d), n);
   ds.y.resize(n);
+  // Pixels to floats in pieces of images, on the threads a runtime lends (writing the
+  // matrix is most of a load: its first touch of fresh memory).
+  constexpr int kPieces = 8;
+  run_pieces(kPieces, [&](int k) {
+    const std::size_t from = std::size_t(n) * std::size_t(k) / kPieces,
+                      to = std::size_t(n) * std::size_t(k + 1) / kPieces;
+    const unsigned char* src = img.data() + 16 + from * d;
+    float* dst = ds.x.data() + from * d;
+    for (std::size_t i = 0; i < (to - from) * d; ++i) dst[i] = src[i] / 255.0f;
+  });
   int max_label = 0;
   for (std::uint32_t i = 0; i < n; ++i) {
-    for (std::size_t j = 0; j < d; ++j) ds.x(static_cast<Eigen::Index>(j), i) = img[16 + i * d + j] / 255.0f;
     ds.y[i] = lab[8 + i];
     max_label = std::max(max_label, ds.y[i]);
   }
@@ -85,7 +117,8 @@ Dataset load_pair(const std::string& dir, const std::string& prefix, const std::
 }
 
 TrainTest decode(const std::string& dir, const std::string& name) {
-  TrainTest tt{load_pair(dir, "train", name), load_pair(dir, "t10k", name)};
+  TrainTest tt;
+  run_pieces(2, [&](int k) { (k == 0 ? tt.train : tt.test) = load_pair(dir, k == 0 ? "train" : "t10k", name); });
   tt.test.classes = tt.train.classes = std::max(tt.train.classes, tt.test.classes);
   return tt;
 }

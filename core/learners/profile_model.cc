@@ -6,7 +6,7 @@ ParamSet ProfileModel::init(std::uint64_t) const {
   ParamSet p;
   p.reserve(p_.tensors.size());
   for (std::size_t i = 0; i < p_.tensors.size(); ++i)
-    p.push_back({std::uint32_t(i), Eigen::VectorXf::Zero(1), p_.tensors[i]});
+    p.push_back({std::uint32_t(i), Eigen::VectorXf(), p_.tensors[i]});  // no entries: nothing to allocate
   return p;
 }
 
@@ -14,8 +14,7 @@ double ProfileModel::loss_and_gradient(const ParamSet& p, const Eigen::MatrixXf&
                                        ParamSet* grad) const {
   grad->clear();
   grad->reserve(p.size());
-  for (const auto& b : p)  // non-zero, so nothing treats the push as empty
-    grad->push_back({b.key, Eigen::VectorXf::Constant(b.values.size(), 1e-3f), b.stands_for});
+  for (const auto& b : p) grad->push_back({b.key, Eigen::VectorXf(), b.stands_for});
   return 0;
 }
 

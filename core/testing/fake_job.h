@@ -20,7 +20,7 @@ class FakeJob {
 
   FakeWorld& world() { return world_; }
   const TrainingJob& job() const { return job_; }
-  const RunMonitor& monitor() const { return monitor_; }
+  RunMonitor& monitor() { return monitor_; }
   Actor& actor(NodeId id) { return *actors_.at(std::size_t(id)); }
   template <typename Role>
   Role& role(NodeId id) {
