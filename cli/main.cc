@@ -1,25 +1,16 @@
 // geotrain: one binary, one subcommand per task. Exit status: 0 success,
 // 1 runtime failure, 2 bad input (command line, scenario or topology).
-#include <malloc.h>
-
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <iostream>
 
 #include "cli/commands.h"
+#include "core/allocator_settings.h"
 #include "real/process.h"
 
 int main(int argc, char** argv) {
   geotrain::real::die_with_parent_if_asked();
-  // glibc maps every block over its mmap threshold afresh (a page fault per 4 KiB on
-  // each use) and raises that threshold to the largest mapped block freed so far: so
-  // whether a training step's megabyte-sized Eigen temporaries were mapped and unmapped
-  // on every step depended on which buffers a run happened to free first (one change
-  // in how the data set is read doubled the quickstart's page faults). Fixed values
-  // make it the same for every run: blocks up to 32 MiB reuse the heap, and freed heap
-  // is handed back only past 128 MiB.
-  mallopt(M_MMAP_THRESHOLD, 32 << 20);
-  mallopt(M_TRIM_THRESHOLD, 128 << 20);
+  geotrain::pin_allocator_thresholds();  // before anything large is allocated
   CLI::App app{
       "geotrain: train machine-learning models across geo-distributed data centres.\n"
       "The same parameter-server roles and sync policies run in an ns-3 simulation\n"

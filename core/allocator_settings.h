@@ -1,0 +1,16 @@
+// The process's allocator settings, made once at start-up by each binary
+// (cli/main.cc, the test binary's environment) before anything is allocated.
+#pragma once
+
+namespace geotrain {
+
+// glibc maps every block over its mmap threshold afresh (a page fault per 4 KiB
+// on each use) and raises that threshold to the largest mapped block freed so
+// far: so whether a training step's megabyte-sized Eigen temporaries were
+// mapped and unmapped on every step depended on which buffers a run happened to
+// free first (one change in how the data set is read doubled the quickstart's
+// page faults). This fixes the thresholds: blocks up to 32 MiB reuse the heap,
+// and freed heap is handed back only past 128 MiB. A no-op off glibc.
+void pin_allocator_thresholds();
+
+}  // namespace geotrain
