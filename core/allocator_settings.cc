@@ -1,15 +1,18 @@
 #include "core/allocator_settings.h"
 
+#include <cstdlib>  // defines __GLIBC__ on glibc
+
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
 
 namespace geotrain {
 
-void pin_allocator_thresholds() {
+bool pin_allocator_thresholds() {
 #if defined(__GLIBC__)
-  mallopt(M_MMAP_THRESHOLD, 32 << 20);
-  mallopt(M_TRIM_THRESHOLD, 128 << 20);
+  return mallopt(M_MMAP_THRESHOLD, 32 << 20) == 1 && mallopt(M_TRIM_THRESHOLD, 128 << 20) == 1;
+#else
+  return false;
 #endif
 }
 

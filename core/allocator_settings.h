@@ -10,7 +10,8 @@ namespace geotrain {
 // mapped and unmapped on every step depended on which buffers a run happened to
 // free first (one change in how the data set is read doubled the quickstart's
 // page faults). This fixes the thresholds: blocks up to 32 MiB reuse the heap,
-// and freed heap is handed back only past 128 MiB. A no-op off glibc.
-void pin_allocator_thresholds();
+// and freed heap is handed back only past 128 MiB. Returns whether they were
+// set: false off glibc, where it does nothing.
+bool pin_allocator_thresholds();
 
 }  // namespace geotrain

@@ -23,16 +23,10 @@ ParamSet final_params(const std::string& policy, int rounds, std::vector<std::in
   return fj.role<GlobalServer>(dep.global_server).params();
 }
 
-float max_diff(const ParamSet& a, const ParamSet& b) {
-  float d = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) d = std::max(d, (a[i].values - b[i].values).cwiseAbs().maxCoeff());
-  return d;
-}
-
 // Equal iid shards: weighting by samples is weighting by worker, so FedAvg
 // with H steps is local SGD with h = H.
 TEST(FedAvg, WithEqualShardsAndHStepsItIsLocalSgd) {
-  EXPECT_LT(max_diff(final_params(R"({"kind":"fedavg","h":3})", 8), final_params(R"({"kind":"local_sgd","h":3})", 8)),
+  EXPECT_LT(max_abs_diff(final_params(R"({"kind":"fedavg","h":3})", 8), final_params(R"({"kind":"local_sgd","h":3})", 8)),
             1e-5);
 }
 
@@ -56,7 +50,7 @@ TEST(FedAvg, ChangesAreWeightedBySamples) {
     fj.run();
     return fj.role<GlobalServer>(fj.job().deployment().global_server).params();
   };
-  EXPECT_GT(max_diff(run(R"({"kind":"fedavg","h":2})"), run(R"({"kind":"local_sgd","h":2})")), 1e-3);
+  EXPECT_GT(max_abs_diff(run(R"({"kind":"fedavg","h":2})"), run(R"({"kind":"local_sgd","h":2})")), 1e-3);
 }
 
 TEST(FedAsync, StalenessWeight) {

@@ -41,22 +41,16 @@ TEST(Hfa, TwoHundredTimesFewerWanSyncsPerWorkerStepThanBsp) {
   EXPECT_DOUBLE_EQ(bsp_rate / hfa_rate, 200.0);
 }
 
-float max_diff(const ParamSet& a, const ParamSet& b) {
-  float d = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) d = std::max(d, (a[i].values - b[i].values).cwiseAbs().maxCoeff());
-  return d;
-}
-
 // With K2 = 1 every DC average goes up: HFA is local SGD with h = K1. With
 // K2 > 1 the DCs train apart between WAN syncs, and the result differs.
 TEST(Hfa, WithOneDcAveragePerSyncItIsLocalSgd) {
   ParamSet hfa, local, apart;
   run(R"({"kind":"hfa","k1":3,"k2":1})", 12, &hfa);
   run(R"({"kind":"local_sgd","h":3})", 12, &local);
-  EXPECT_LT(max_diff(hfa, local), 1e-5);
+  EXPECT_LT(max_abs_diff(hfa, local), 1e-5);
   const Counts c = run(R"({"kind":"hfa","k1":3,"k2":4})", 3, &apart);
   EXPECT_EQ(c.worker_steps, run(R"({"kind":"local_sgd","h":3})", 12).worker_steps) << "the same steps";
-  EXPECT_GT(max_diff(apart, local), 1e-3) << "DCs apart for 4 averages are not one model";
+  EXPECT_GT(max_abs_diff(apart, local), 1e-3) << "DCs apart for 4 averages are not one model";
 }
 
 }  // namespace

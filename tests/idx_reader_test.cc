@@ -32,7 +32,7 @@ void write_set(const std::string& dir, int n, unsigned char pixel) {
 }
 
 TEST(IdxReader, DecodesPixelsAndLabelsAndRereadsChangedFiles) {
-  const std::string dir = fresh_dir("idx-reader");
+  const std::string dir = testing::fresh_dir("idx-reader");
   fs::create_directories(dir);
   write_set(dir, 3, 255);
   keep_idx_datasets_loaded(true);  // as in the whole test binary; stated here so the test does not depend on it
