@@ -48,43 +48,30 @@ Deferred::Deferred(std::function<void()> work) {
   }
 }
 
-Deferred::~Deferred() {
+Deferred::~Deferred() { wait_quietly(); }
+
+Deferred::Deferred(Deferred&& o) noexcept
+    : task_(std::exchange(o.task_, {})), error_(std::exchange(o.error_, nullptr)) {}
+
+Deferred& Deferred::operator=(Deferred&& o) noexcept {
+  if (this != &o) {
+    wait_quietly();
+    task_ = std::exchange(o.task_, {});
+    error_ = std::exchange(o.error_, nullptr);
+  }
+  return *this;
+}
+
+void Deferred::wait_quietly() noexcept {
   try {
     wait();
   } catch (...) {  // the owner never asked: nothing to tell
   }
 }
 
-Deferred::Deferred(Deferred&& o) noexcept : task_(std::move(o.task_)), error_(std::move(o.error_)) {
-  o.task_ = {};
-  o.error_ = nullptr;
-}
-
-Deferred& Deferred::operator=(Deferred&& o) noexcept {
-  if (this != &o) {
-    try {
-      wait();
-    } catch (...) {
-    }
-    task_ = std::move(o.task_);
-    error_ = std::move(o.error_);
-    o.task_ = {};
-    o.error_ = nullptr;
-  }
-  return *this;
-}
-
 void Deferred::wait() {
-  if (task_.wait) {
-    const std::function<void()> w = std::move(task_.wait);
-    task_ = {};
-    w();
-  }
-  if (error_) {
-    const std::exception_ptr e = error_;
-    error_ = nullptr;
-    std::rethrow_exception(e);
-  }
+  if (task_.wait) std::exchange(task_, {}).wait();
+  if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
 }
 
 }  // namespace geotrain

@@ -57,8 +57,9 @@ class Deferred {
   void wait();
 
  private:
-  StartedTask task_;          // a lent thread's, until waited for
-  std::exception_ptr error_;  // what work run at once threw, until waited for
+  void wait_quietly() noexcept;  // wait(), dropping an error: the owner never asked
+  StartedTask task_;             // a lent thread's, until waited for
+  std::exception_ptr error_;     // what work run at once threw, until waited for
 };
 
 }  // namespace geotrain

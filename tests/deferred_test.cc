@@ -14,6 +14,11 @@
 namespace geotrain {
 namespace {
 
+// Pieces as a runtime without threads runs them.
+void one_after_another(int n, const std::function<void(int)>& piece) {
+  for (int i = 0; i < n; ++i) piece(i);
+}
+
 // A lent "thread" at its laziest: work runs only when its owner waits for it.
 struct LazyStarter {
   std::deque<bool> ran;
@@ -44,11 +49,7 @@ TEST(Deferred, RunsAtOnceWithoutALentThreadAndRethrowsOnlyWhenWaitedFor) {
 
 TEST(Deferred, WithALentThreadRunsWhenTheStarterRunsItAndWaitsForIt) {
   LazyStarter lazy;
-  const LendThreads lend(
-      [](int n, const std::function<void(int)>& piece) {
-        for (int i = 0; i < n; ++i) piece(i);
-      },
-      lazy.starter());
+  const LendThreads lend(one_after_another, lazy.starter());
   int runs = 0;
   Deferred d([&runs] { ++runs; });
   EXPECT_EQ(runs, 0);
@@ -100,11 +101,7 @@ TEST(RunMonitor, DeferredEvaluationsGiveTheSameTimelineAsEvaluationsAtOnce) {
   LazyStarter lazy;
   Observed later;
   {
-    const LendThreads lend(
-        [](int n, const std::function<void(int)>& piece) {
-          for (int i = 0; i < n; ++i) piece(i);
-        },
-        lazy.starter());
+    const LendThreads lend(one_after_another, lazy.starter());
     later = drive(job, false);
   }
   EXPECT_EQ(lazy.ran.size(), 5u);  // every evaluation was deferred
@@ -124,11 +121,7 @@ TEST(RunMonitor, DeferredEvaluationsGiveTheSameTimelineAsEvaluationsAtOnce) {
 TEST(RunMonitor, AStopAtTheTargetEvaluatesAtOnce) {
   const TrainingJob job(testing::small_scenario("hips"));
   LazyStarter lazy;
-  const LendThreads lend(
-      [](int n, const std::function<void(int)>& piece) {
-        for (int i = 0; i < n; ++i) piece(i);
-      },
-      lazy.starter());
+  const LendThreads lend(one_after_another, lazy.starter());
   const Observed o = drive(job, true);
   EXPECT_TRUE(lazy.ran.empty());  // the decision to go on waits for each row's metrics
   EXPECT_EQ(o.evals.size(), o.rows.size());

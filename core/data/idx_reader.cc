@@ -42,14 +42,17 @@ std::vector<unsigned char> read_maybe_gz(const std::string& path, std::size_t li
   std::vector<unsigned char> out(std::min(limit, size_hint(path)) + 1);
   gzFile f = gzopen(path.c_str(), "rb");
   if (f == nullptr) throw std::runtime_error(path + ": cannot open");
+  const auto too_big = [&] {
+    return std::runtime_error(path + ": more than " + std::to_string(limit >> 20) +
+                              " MiB when decompressed (the limit for an IDX file)");
+  };
   std::size_t size = 0;
   int n;
   for (;;) {
     if (size == out.size()) {  // the hint was short (a file over 4 GiB, or a plain file's)
       if (out.size() > limit) {
         gzclose(f);
-        throw std::runtime_error(path + ": more than " + std::to_string(limit >> 20) +
-                                 " MiB when decompressed (the limit for an IDX file)");
+        throw too_big();
       }
       out.resize(std::min(limit + 1, out.size() * 2));
     }
@@ -61,9 +64,7 @@ std::vector<unsigned char> read_maybe_gz(const std::string& path, std::size_t li
   bool bad = n < 0;
   gzclose(f);
   if (bad) throw std::runtime_error(path + ": read error (corrupt gzip?)");
-  if (size > limit)
-    throw std::runtime_error(path + ": more than " + std::to_string(limit >> 20) +
-                             " MiB when decompressed (the limit for an IDX file)");
+  if (size > limit) throw too_big();
   out.resize(size);
   return out;
 }
