@@ -1,9 +1,10 @@
 // Merging two updates block by block under a learner's rules (BlockRule in
 // core/learners/learner.h): what every role that combines pushes calls (the
-// servers' Aggregator, a worker's backlog, a scheduled group's relay). Every
-// rule is associative and commutative, so the merge of a set of updates is the
-// same through any relay tree and in any arrival order (k-smallest breaks
-// distance ties by the rest of the candidate, then by position).
+// servers' Aggregator, a worker's backlog, a scheduled group's relay). Max,
+// min and k-smallest are exact in any order (k-smallest breaks distance ties by
+// the rest of the candidate, then by position); a float sum of two terms is too,
+// but one of three or more depends on its order, so the servers' Aggregator
+// merges a round's pushes in the order of their senders' ids.
 #pragma once
 #include <vector>
 

@@ -3,7 +3,12 @@
 // for; one that comes back is waited for again, and so is one that pushes (a push is proof of life). A member's second
 // push in one round is ignored.
 //
+// The round's pushes are held and merged in the order of their senders' ids when the round is taken, not in the order
+// they arrived: a float sum of three or more terms depends on its order, and in real mode the network decides arrival
+// order, so a running sum would give a server with three or more children different bits from run to run (and from
+// the simulation) under a policy whose computation does not otherwise depend on timing.
 #pragma once
+#include <map>
 #include <memory>
 #include <set>
 #include <vector>
@@ -19,21 +24,22 @@ class Aggregator {
   // `rules`: how the learner's blocks merge (core/learners/merge.h); empty: every block sums.
   Aggregator(const std::vector<NodeId>& members, const SyncPolicy& policy, std::vector<BlockRule> rules = {})
       : policy_(policy), rules_(std::move(rules)), live_(members.begin(), members.end()) {}
-  // Adds `from`'s push; returns true when the open round is complete.
-  bool add(NodeId from, const Payload& p);
+  // Holds `from`'s push (REQUIRES: non-null); returns true when the open round is complete.
+  bool add(NodeId from, std::shared_ptr<const Payload> p);
   // `m` is down; returns true if that completes the open round.
   bool drop(NodeId m);
   void readmit(NodeId m) { live_.insert(m); }
   bool is_live(NodeId m) const { return live_.count(m) > 0; }
-  // The open round's sum (and who contributed); opens the next round.
+  // The open round's merge, in the order of the senders' ids (and who contributed: those ids, ascending); opens the
+  // next round. Null when nothing was pushed.
   std::shared_ptr<Payload> take(std::vector<NodeId>* contributors = nullptr);
 
  private:
   bool complete() const;
   const SyncPolicy& policy_;
   std::vector<BlockRule> rules_;
-  std::set<NodeId> live_, pushed_;
-  std::shared_ptr<Payload> sum_;
+  std::set<NodeId> live_;
+  std::map<NodeId, std::shared_ptr<const Payload>> pushed_;  // the open round's pushes, by sender
 };
 
 }  // namespace geotrain

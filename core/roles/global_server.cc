@@ -46,18 +46,17 @@ void GlobalServer::on_message(const Message& msg) {
       staleness_max_ = std::max(staleness_max_, rounds_ - msg.round);
       open_staleness_ = std::max(open_staleness_, rounds_ - msg.round);
       {
-        const Payload* push = msg.payload.get();
-        Payload compensated;
+        std::shared_ptr<const Payload> push = msg.payload;
         if (ctx_.policy->compensates_delay()) {  // DC-ASGD: against the model this child computed on
-          compensated = densify(*push);
+          auto compensated = std::make_shared<Payload>(densify(*push));
           const auto s = served_.find(msg.from);
-          ctx_.policy->compensate(compensated, params_, s != served_.end() ? s->second->blocks : *ctx_.initial);
-          push = &compensated;
+          ctx_.policy->compensate(*compensated, params_, s != served_.end() ? s->second->blocks : *ctx_.initial);
+          push = std::move(compensated);
         }
         const std::int64_t before = rounds_;
         // The child adds what it pushed to its copy itself: its next pull carries only the others' change.
         if (ctx_.policy->pulls_changes()) copies_.add_own_push(msg.from, *push);
-        if (agg_.add(msg.from, *push)) apply_round();
+        if (agg_.add(msg.from, push)) apply_round();
         if (rounds_ > before && ctx_.policy->announces_changes() && carries_entries(*push))
           for (NodeId c : spec_.children)  // selective barrier: the others pull it before going on
             if (c != msg.from && agg_.is_live(c)) rt_.send(make_message(MsgKind::kRelease, spec_.id, c, rounds_));

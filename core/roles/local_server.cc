@@ -216,7 +216,7 @@ void LocalServer::on_message(const Message& msg) {
         break;
       }
       oldest_ = std::min(oldest_, msg.round);
-      if (agg_.add(msg.from, *msg.payload)) push_when_free();
+      if (agg_.add(msg.from, msg.payload)) push_when_free();
       break;
     case MsgKind::kPushAck:  // from the global server: our push is applied (under bsp: the global round is done)
       if (!inflight_ || !parent().accepts(inflight_round_, msg.round)) break;

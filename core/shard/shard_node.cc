@@ -71,9 +71,7 @@ void ShardNode::on_message(const Message& msg) {
   if (my_shard_ == 0 && from_shard > 0 && msg.kind == MsgKind::kPullResponse)
     return first_server_collect(msg.round, from_shard, msg.payload);
   if (my_shard_ == 0 && msg.kind == MsgKind::kPush && msg.payload) {
-    auto& [sum, n] = loss_[msg.round];
-    sum += msg.payload->loss_sum;
-    n += msg.payload->contributors;
+    loss_[msg.round].emplace(msg.from, std::make_pair(msg.payload->loss_sum, msg.payload->contributors));
   }
   role_->on_message(msg);
 }
@@ -162,8 +160,16 @@ void ShardNode::first_server_collect(std::int64_t round, int shard, std::shared_
   models_.erase(models_.begin(), models_.upper_bound(round));
   if (stopped_ || round <= evaluated_ || !monitor_) return;
   // The round's training loss: the mean over the steps pushed in the round before it.
+  // Summed by sender, as the Aggregator sums (core/roles/aggregator.h), not in the order the pushes came.
+  double sum = 0;
+  int n = 0;
   const auto l = loss_.find(round - 1);
-  const double loss = l != loss_.end() && l->second.second > 0 ? l->second.first / l->second.second : 0;
+  if (l != loss_.end())
+    for (const auto& [from, pushed] : l->second) {
+      sum += pushed.first;
+      n += pushed.second;
+    }
+  const double loss = n > 0 ? sum / n : 0;
   loss_.erase(loss_.begin(), loss_.upper_bound(round - 1));
   evaluated_ = round;
   last_model_ = std::move(whole);

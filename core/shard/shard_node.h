@@ -64,9 +64,9 @@ class ShardNode : public LayerNode {
   std::vector<bool> pull_answered_;                 // which shards answered it
   // The first server's: per round, the shards' models; per push round, the training loss.
   std::map<std::int64_t, std::vector<std::shared_ptr<const Payload>>> models_;
-  std::map<std::int64_t, std::pair<double, int>> loss_;  // push round -> (loss sum, contributors)
-  std::int64_t reported_ = 0;                            // the last round whose first answer went to the first server
-  std::int64_t evaluated_ = 0;                           // the last round the monitor saw
+  std::map<std::int64_t, std::map<NodeId, std::pair<double, int>>> loss_;  // push round -> sender -> (loss sum, steps)
+  std::int64_t reported_ = 0;   // the last round whose first answer went to the first server
+  std::int64_t evaluated_ = 0;  // the last round the monitor saw
   ParamSet last_model_;
   double last_loss_ = 0;
   bool stopped_ = false;
