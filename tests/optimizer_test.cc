@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 namespace geotrain {
 namespace {
 
@@ -77,6 +79,39 @@ TEST(Optimizer, DecayFollowsTheStepCountThroughACheckpoint) {
     resumed->apply(x, q.grad(x));  // step 10: rate 0
     EXPECT_EQ((x[0].values - before[0].values).cwiseAbs().maxCoeff(), 0.0f) << kind;
   }
+}
+
+// A worker prepares Adam's step on its compute thread and subtracts it later:
+// the same bits as apply(), step after step, on a block longer than one of
+// Adam's segments; with weight decay (the step reads the parameters) it refuses.
+TEST(Optimizer, APreparedAdamStepIsAppliedToTheSameBits) {
+  OptimizerSpec s;
+  s.kind = "adam";
+  s.lr = 0.01;
+  const Eigen::Index n = 5000;
+  const ParamSet start = {{0, Eigen::VectorXf::LinSpaced(n, -2.0f, 3.0f)}, {3, Eigen::VectorXf::Constant(7, 0.5f)}};
+  const auto grad = [](const ParamSet& x) {
+    ParamSet g = x;
+    for (auto& b : g) b.values = b.values.array().sin() * 3.0f + 0.1f;
+    return g;
+  };
+  ParamSet at_once = start, prepared = start;
+  auto a = make_optimizer(s), b = make_optimizer(s);
+  ASSERT_TRUE(b->prepares_steps());
+  for (int step = 0; step < 20; ++step) {
+    a->apply(at_once, grad(at_once));
+    b->prepare(grad(prepared));
+    b->apply_prepared(prepared);
+  }
+  for (std::size_t i = 0; i < start.size(); ++i)
+    EXPECT_EQ(0, std::memcmp(at_once[i].values.data(), prepared[i].values.data(),
+                             sizeof(float) * std::size_t(at_once[i].values.size())))
+        << "block " << i;
+  EXPECT_NE(at_once[0].values, start[0].values);
+  s.weight_decay = 1e-4;
+  auto decayed = make_optimizer(s);
+  EXPECT_FALSE(decayed->prepares_steps());
+  EXPECT_THROW(decayed->prepare(grad(start)), std::logic_error);
 }
 
 TEST(Optimizer, UnknownKindIsRejected) {

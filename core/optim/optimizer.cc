@@ -57,29 +57,20 @@ class Adam : public Optimizer {
  public:
   explicit Adam(OptimizerSpec s) : s_(s) {}
   void apply(ParamSet& p, const ParamSet& g) override {
-    if (m_.empty()) m_ = v_ = zeros_like(p);
-    const float lr = float(lr_at(s_, t_));
-    ++t_;
-    const float b1 = float(s_.beta1), b2 = float(s_.beta2);
-    const float c1 = 1.0f - std::pow(b1, float(t_)), c2 = 1.0f - std::pow(b2, float(t_));
-    // A segment at a time, its gradient term on the stack: one pass over each
-    // array while it is in cache, and no heap allocation per step (a big
-    // block's temporary cost a fresh mmap and its page faults every step).
-    constexpr Eigen::Index kSeg = 2048;
-    using Seg = Eigen::Matrix<float, Eigen::Dynamic, 1, 0, kSeg, 1>;
-    for (std::size_t i = 0; i < p.size(); ++i) {
-      const Eigen::Index n = p[i].values.size();
-      for (Eigen::Index at = 0; at < n; at += kSeg) {
-        const Eigen::Index len = std::min(kSeg, n - at);
-        auto w = p[i].values.segment(at, len);
-        auto m = m_[i].values.segment(at, len);
-        auto v = v_[i].values.segment(at, len);
-        const Seg gi = g[i].values.segment(at, len) + float(s_.weight_decay) * w;
-        m = b1 * m + (1 - b1) * gi;
-        v = b2 * v + (1 - b2) * gi.cwiseProduct(gi);
-        w.array() -= lr * (m.array() / c1) / ((v.array() / c2).sqrt() + float(s_.eps));
-      }
-    }
+    advance(g, &p, [&](std::size_t i, Eigen::Index at, Eigen::Index len, const auto& step) {
+      p[i].values.segment(at, len).array() -= step;
+    });
+  }
+  bool prepares_steps() const override { return s_.weight_decay == 0; }
+  void prepare(const ParamSet& g) override {
+    if (!prepares_steps()) Optimizer::prepare(g);
+    if (step_.empty()) step_ = zeros_like(g);
+    advance(g, nullptr, [&](std::size_t i, Eigen::Index at, Eigen::Index len, const auto& step) {
+      step_[i].values.segment(at, len).array() = step;
+    });
+  }
+  void apply_prepared(ParamSet& p) override {
+    for (std::size_t i = 0; i < p.size(); ++i) p[i].values -= step_[i].values;
   }
   OptimizerState state() const override { return {{m_, v_}, t_}; }
   void restore(const OptimizerState& s) override {
@@ -89,8 +80,38 @@ class Adam : public Optimizer {
   }
 
  private:
+  // Advances the moments by `g` (plus weight decay on `*p`, which may be null
+  // without it) and hands each segment's step, an expression, to `use`.
+  template <class Use>
+  void advance(const ParamSet& g, const ParamSet* p, Use use) {
+    if (m_.empty()) m_ = v_ = zeros_like(g);
+    const float lr = float(lr_at(s_, t_));
+    ++t_;
+    const float b1 = float(s_.beta1), b2 = float(s_.beta2);
+    const float c1 = 1.0f - std::pow(b1, float(t_)), c2 = 1.0f - std::pow(b2, float(t_));
+    // A segment at a time, its gradient term on the stack: one pass over each
+    // array while it is in cache, and no heap allocation per step (a big
+    // block's temporary cost a fresh mmap and its page faults every step).
+    constexpr Eigen::Index kSeg = 2048;
+    using Seg = Eigen::Matrix<float, Eigen::Dynamic, 1, 0, kSeg, 1>;
+    for (std::size_t i = 0; i < g.size(); ++i) {
+      const Eigen::Index n = g[i].values.size();
+      for (Eigen::Index at = 0; at < n; at += kSeg) {
+        const Eigen::Index len = std::min(kSeg, n - at);
+        auto m = m_[i].values.segment(at, len);
+        auto v = v_[i].values.segment(at, len);
+        const Seg gi = p ? Seg(g[i].values.segment(at, len) + float(s_.weight_decay) * (*p)[i].values.segment(at, len))
+                         : Seg(g[i].values.segment(at, len));
+        m = b1 * m + (1 - b1) * gi;
+        v = b2 * v + (1 - b2) * gi.cwiseProduct(gi);
+        use(i, at, len, lr * (m.array() / c1) / ((v.array() / c2).sqrt() + float(s_.eps)));
+      }
+    }
+  }
+
   OptimizerSpec s_;
   ParamSet m_, v_;
+  ParamSet step_;  // prepare()'s step, for apply_prepared()
   std::int64_t t_ = 0;
 };
 

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,15 @@ class Optimizer {
   virtual ~Optimizer() = default;
   // params -= step(grad). REQUIRES: same layout on every call.
   virtual void apply(ParamSet& params, const ParamSet& grad) = 0;
+  // apply() in two halves, where the step does not read the parameters
+  // (prepares_steps()): prepare(grad) advances the state and computes the
+  // step, apply_prepared(params) subtracts it, to the same bits as apply().
+  // A worker does the first on its compute thread while its model may still
+  // change (a pull arriving mid-step), and the second, one pass, when it may not.
+  virtual bool prepares_steps() const { return false; }
+  // REQUIRES: prepares_steps(); then one apply_prepared() before the next prepare().
+  virtual void prepare(const ParamSet& /*grad*/) { throw std::logic_error("this optimiser cannot prepare a step"); }
+  virtual void apply_prepared(ParamSet& /*params*/) { throw std::logic_error("this optimiser cannot prepare a step"); }
   virtual OptimizerState state() const = 0;
   virtual void restore(const OptimizerState& s) = 0;
 };

@@ -92,15 +92,25 @@ void Worker::begin_step() {
 
 void Worker::compute_update() {
   if (unapplied_) {  // the last local step, as finish_step() would have applied it
-    local_opt_->apply(params_, unapplied_->blocks);
+    apply_local_step(*unapplied_);
     unapplied_.reset();
   }
   update_ = std::make_shared<Payload>();
   update_->loss_sum = ctx_.learner->local_update(params_, *ctx_.train, next_batch(), rt_.rng(), &update_->blocks);
   update_->contributors = 1;
+  // The optimiser's maths here, on the compute thread; finish_step() or the next step subtracts the step, once
+  // nothing can read the model without it (Optimizer::prepare).
+  if (local_opt_ && local_opt_->prepares_steps()) local_opt_->prepare(update_->blocks);
   for (std::size_t i = 1; i < update_->blocks.size(); ++i)  // the wire's order: caught here in simulation too
     if (update_->blocks[i].key <= update_->blocks[i - 1].key)
       throw std::logic_error(ctx_.learner->name() + "'s update has its blocks out of key order");
+}
+
+void Worker::apply_local_step(const Payload& update) {
+  if (local_opt_->prepares_steps())
+    local_opt_->apply_prepared(params_);  // compute_update() prepared it
+  else
+    local_opt_->apply(params_, update.blocks);
 }
 
 int Worker::step_samples() const {
@@ -123,7 +133,7 @@ void Worker::finish_step() {
       unapplied_ = std::move(update_);
       return begin_step();
     }
-    local_opt_->apply(params_, update_->blocks);
+    apply_local_step(*update_);
     if (ready_) return end_local_round();
     if (ctx_.policy->uses_state_server()) {  // its answer ends the round or asks for one more step
       asking_ = true;

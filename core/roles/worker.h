@@ -60,8 +60,9 @@ class Worker : public Actor {
   void send_backlog();
   // Encoded with the push stream's codec, counted and traced; returns what was sent.
   std::shared_ptr<const Payload> send_push(std::shared_ptr<const Payload> update);
-  int step_samples() const;  // the samples of one step
-  void report_state();       // kStateReport(local steps so far, last step, transfer estimate)
+  void apply_local_step(const Payload& update);  // the local optimiser's step for `update` on params_
+  int step_samples() const;                      // the samples of one step
+  void report_state();                           // kStateReport(local steps so far, last step, transfer estimate)
   void pull(bool whole = false);
   void install(const Message& response);  // a pulled model: replace, or merge local progress
   void block();                           // a wait begins
