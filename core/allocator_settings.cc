@@ -10,7 +10,8 @@ namespace geotrain {
 
 bool pin_allocator_thresholds() {
 #if defined(__GLIBC__)
-  return mallopt(M_MMAP_THRESHOLD, 32 << 20) == 1 && mallopt(M_TRIM_THRESHOLD, 128 << 20) == 1;
+  return mallopt(M_MMAP_THRESHOLD, 32 << 20) == 1 && mallopt(M_TRIM_THRESHOLD, 128 << 20) == 1 &&
+         mallopt(M_MXFAST, 0) == 1;
 #else
   return false;
 #endif
