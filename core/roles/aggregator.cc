@@ -31,21 +31,21 @@ bool Aggregator::complete() const {
 
 std::shared_ptr<Payload> Aggregator::take(std::vector<NodeId>* contributors) {
   if (contributors) contributors->clear();
-  std::shared_ptr<Payload> sum;
+  if (pushed_.empty()) return nullptr;
+  auto sum = std::make_shared<Payload>();
   for (const auto& [from, p] : pushed_) {
     if (contributors) contributors->push_back(from);
-    if (!sum) {
-      sum = std::make_shared<Payload>(p->coded.empty() ? *p : densify(*p));
-    } else if (sum->blocks.empty() && !(p->blocks.empty() && p->coded.empty())) {
-      // The first push that carries blocks is what the rest merge into; those before it carried
-      // none (a scheduled group's member whose update travels in another's push): their counts add.
-      Payload base = p->coded.empty() ? *p : densify(*p);
-      base.loss_sum += sum->loss_sum;
-      base.contributors += sum->contributors;
-      *sum = std::move(base);
-    } else {
+    if (!sum->blocks.empty()) {
       merge(*sum, *p, rules_);
+      continue;
     }
+    // Nothing to merge into yet: this push, dense, is what the rest merge into. Those before it carried no
+    // blocks (a scheduled group's member whose update travels in another's push): only their counts add.
+    const double loss = sum->loss_sum;
+    const int steps = sum->contributors;
+    *sum = p->coded.empty() ? *p : densify(*p);
+    sum->loss_sum += loss;
+    sum->contributors += steps;
   }
   pushed_.clear();
   return sum;
