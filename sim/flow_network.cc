@@ -128,7 +128,8 @@ const FlowNetwork::Path& FlowNetwork::path(NodeId from, NodeId to) {
 }
 
 FlowNetwork::Conn& FlowNetwork::conn(NodeId from, NodeId to, bool datagram) {
-  auto [it, fresh] = conn_index_.try_emplace({from, to, datagram}, int(conns_.size()));
+  const std::uint64_t key = std::uint64_t(std::uint32_t(from)) << 33 | std::uint64_t(std::uint32_t(to)) << 1 | datagram;
+  auto [it, fresh] = conn_index_.try_emplace(key, int(conns_.size()));
   if (fresh) {
     auto c = std::make_unique<Conn>();
     c->id = it->second;
@@ -256,9 +257,10 @@ void FlowNetwork::complete(Conn& c) {
   }
   c.active = false;
   c.rate = 0;
-  for (int l : p.links) {
+  for (int l : p.links) {  // a link's flows are a set: the last takes the leaver's place (re-rating sorts them)
     auto& f = links_[std::size_t(l)].flows;
-    f.erase(std::find(f.begin(), f.end(), c.id));
+    *std::find(f.begin(), f.end(), c.id) = f.back();
+    f.pop_back();
   }
   changed(p.links);
 }
@@ -277,52 +279,55 @@ void FlowNetwork::changed(const std::vector<int>& links) {
   recompute_pending_ = true;
   ns3::Simulator::ScheduleNow([this] {
     recompute_pending_ = false;
-    std::vector<int> seeds;
-    seeds.swap(dirty_);
-    recompute(seeds);
+    recompute(dirty_);  // schedules completions only: nothing it calls changes dirty_
+    dirty_.clear();
   });
 }
 
 void FlowNetwork::recompute(const std::vector<int>& seeds) {
   // The connected component of links and active flows reached from the seeds.
-  std::vector<int> comp_links, comp_flows;
-  local_.resize(links_.size(), -1);  // link -> index in comp_links, -1 outside
+  comp_links_.clear();
+  comp_flows_.clear();
+  local_.resize(links_.size(), -1);  // link -> index in comp_links_, -1 outside
   flow_seen_.resize(conns_.size(), 0);
-  std::vector<int> stack(seeds.begin(), seeds.end());
-  while (!stack.empty()) {
-    const int l = stack.back();
-    stack.pop_back();
+  stack_.assign(seeds.begin(), seeds.end());
+  while (!stack_.empty()) {
+    const int l = stack_.back();
+    stack_.pop_back();
     if (local_[std::size_t(l)] >= 0) continue;
-    local_[std::size_t(l)] = int(comp_links.size());
-    comp_links.push_back(l);
+    local_[std::size_t(l)] = int(comp_links_.size());
+    comp_links_.push_back(l);
     for (int f : links_[std::size_t(l)].flows) {
       if (flow_seen_[std::size_t(f)]) continue;
       flow_seen_[std::size_t(f)] = 1;
-      comp_flows.push_back(f);
+      comp_flows_.push_back(f);
       for (int l2 : conns_[std::size_t(f)]->path->links)
-        if (local_[std::size_t(l2)] < 0) stack.push_back(l2);
+        if (local_[std::size_t(l2)] < 0) stack_.push_back(l2);
     }
   }
-  for (int f : comp_flows) flow_seen_[std::size_t(f)] = 0;  // the scratch arrays clean for the next call
+  for (int f : comp_flows_) flow_seen_[std::size_t(f)] = 0;  // the scratch arrays clean for the next call
   ++recomputations_;
-  recomputed_flows_ += comp_flows.size();
-  if (comp_flows.empty()) {
-    for (int l : comp_links) local_[std::size_t(l)] = -1;
+  recomputed_flows_ += comp_flows_.size();
+  if (comp_flows_.empty()) {
+    for (int l : comp_links_) local_[std::size_t(l)] = -1;
     return;
   }
-  std::sort(comp_flows.begin(), comp_flows.end());  // a fixed order: results never depend on discovery
-  std::vector<double> capacity(comp_links.size());
-  for (std::size_t i = 0; i < comp_links.size(); ++i) capacity[i] = links_[std::size_t(comp_links[i])].bytes_per_s;
-  std::vector<MaxMinFlow> flows(comp_flows.size());
-  for (std::size_t i = 0; i < comp_flows.size(); ++i) {
-    const Conn& c = *conns_[std::size_t(comp_flows[i])];
-    for (int l : c.path->links) flows[i].links.push_back(local_[std::size_t(l)]);
-    flows[i].cap = c.datagram ? 0 : c.path->cap;
+  // A fixed order: results never depend on discovery. (Nor on the links'
+  // order: max_min_rates treats each link on its own.)
+  std::sort(comp_flows_.begin(), comp_flows_.end());
+  capacity_.resize(comp_links_.size());
+  for (std::size_t i = 0; i < comp_links_.size(); ++i) capacity_[i] = links_[std::size_t(comp_links_[i])].bytes_per_s;
+  if (flows_.size() < comp_flows_.size()) flows_.resize(comp_flows_.size());
+  for (std::size_t i = 0; i < comp_flows_.size(); ++i) {
+    const Conn& c = *conns_[std::size_t(comp_flows_[i])];
+    flows_[i].links.clear();
+    for (int l : c.path->links) flows_[i].links.push_back(local_[std::size_t(l)]);
+    flows_[i].cap = c.datagram ? 0 : c.path->cap;
   }
-  for (int l : comp_links) local_[std::size_t(l)] = -1;
-  const std::vector<double> rates = max_min_rates(flows, capacity);
-  for (std::size_t i = 0; i < comp_flows.size(); ++i) {
-    Conn& c = *conns_[std::size_t(comp_flows[i])];
+  for (int l : comp_links_) local_[std::size_t(l)] = -1;
+  const std::vector<double> rates = max_min_rates(flows_.data(), comp_flows_.size(), capacity_);
+  for (std::size_t i = 0; i < comp_flows_.size(); ++i) {
+    Conn& c = *conns_[std::size_t(comp_flows_[i])];
     advance(c);
     if (rates[i] == c.rate) continue;
     c.rate = rates[i];

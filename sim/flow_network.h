@@ -40,11 +40,13 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <random>
+#include <unordered_map>
 #include <vector>
 
 #include "core/config/scenario.h"
 #include "core/deployment.h"
 #include "core/monitor.h"
+#include "sim/max_min.h"
 #include "sim/transport.h"
 
 namespace geotrain::sim {
@@ -102,10 +104,17 @@ class FlowNetwork : public Transport {
   std::vector<std::array<int, 2>> wan_dir_;          // by WAN link: [a->b, b->a]
   std::map<std::pair<NodeId, NodeId>, Path> paths_;  // cached routes
   std::vector<std::unique_ptr<Conn>> conns_;         // index = flow id
-  std::map<std::tuple<NodeId, NodeId, bool>, int> conn_index_;
-  std::vector<int> local_;       // recompute()'s scratch: a link's index in the component, -1 outside
-  std::vector<char> flow_seen_;  // recompute()'s scratch: a connection already in the component
-  std::vector<int> dirty_;       // links changed at this instant, not yet re-rated
+  // (from, to, datagram) -> flow id; hashed, since every message looks its
+  // connection up and a tree's depth of cache misses grew with the node count.
+  std::unordered_map<std::uint64_t, int> conn_index_;
+  // recompute()'s scratch, kept between calls so that a re-rating allocates
+  // nothing once the largest component has been seen.
+  std::vector<int> local_;       // a link's index in the component, -1 outside
+  std::vector<char> flow_seen_;  // a connection already in the component
+  std::vector<int> comp_links_, comp_flows_, stack_;
+  std::vector<double> capacity_;
+  std::vector<MaxMinFlow> flows_;
+  std::vector<int> dirty_;  // links changed at this instant, not yet re-rated
   bool recompute_pending_ = false;
   std::mt19937_64 loss_rng_;
   NetCounters counters_;

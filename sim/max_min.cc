@@ -6,12 +6,16 @@
 namespace geotrain::sim {
 
 std::vector<double> max_min_rates(const std::vector<MaxMinFlow>& flows, const std::vector<double>& capacity) {
+  return max_min_rates(flows.data(), flows.size(), capacity);
+}
+
+std::vector<double> max_min_rates(const MaxMinFlow* flows, std::size_t n, const std::vector<double>& capacity) {
   const double inf = std::numeric_limits<double>::infinity();
-  std::vector<double> rate(flows.size(), 0.0), left = capacity;
+  std::vector<double> rate(n, 0.0), left = capacity;
   std::vector<int> users(capacity.size(), 0);  // unfrozen flows on each link
-  std::vector<char> frozen(flows.size(), 0);
+  std::vector<char> frozen(n, 0);
   std::size_t unfrozen = 0;
-  for (std::size_t f = 0; f < flows.size(); ++f) {
+  for (std::size_t f = 0; f < n; ++f) {
     if (flows[f].links.empty()) {
       rate[f] = flows[f].cap;
       frozen[f] = 1;
@@ -26,14 +30,14 @@ std::vector<double> max_min_rates(const std::vector<MaxMinFlow>& flows, const st
     double step = inf;
     for (std::size_t l = 0; l < left.size(); ++l)
       if (users[l] > 0) step = std::min(step, left[l] / users[l]);
-    for (std::size_t f = 0; f < flows.size(); ++f)
+    for (std::size_t f = 0; f < n; ++f)
       if (!frozen[f] && flows[f].cap > 0) step = std::min(step, flows[f].cap - level);
     step = std::max(step, 0.0);
     level += step;
     for (std::size_t l = 0; l < left.size(); ++l)
       if (users[l] > 0) left[l] -= step * users[l];
     // Freeze the flows on every link now full, and those at their cap.
-    for (std::size_t f = 0; f < flows.size(); ++f) {
+    for (std::size_t f = 0; f < n; ++f) {
       if (frozen[f]) continue;
       bool stop = flows[f].cap > 0 && flows[f].cap - level <= 1e-12 * flows[f].cap;
       for (int l : flows[f].links)

@@ -7,26 +7,22 @@ namespace geotrain {
 bool Aggregator::add(NodeId from, std::shared_ptr<const Payload> p) {
   if (!pushed_.emplace(from, std::move(p)).second) return false;  // duplicate
   live_.insert(from);                                             // it is alive, and will be acknowledged
+  ++live_pushed_;
   return complete();
 }
 
 bool Aggregator::drop(NodeId m) {
   if (live_.erase(m) == 0) return false;
+  if (pushed_.count(m)) --live_pushed_;
   return complete();
 }
 
+void Aggregator::readmit(NodeId m) {
+  if (live_.insert(m).second && pushed_.count(m)) ++live_pushed_;
+}
+
 bool Aggregator::complete() const {
-  // Every live member pushed: one walk over both, each in ascending id order.
-  bool all_live_pushed = true;
-  auto p = pushed_.begin();
-  for (NodeId m : live_) {
-    while (p != pushed_.end() && p->first < m) ++p;
-    if (p == pushed_.end() || p->first != m) {
-      all_live_pushed = false;
-      break;
-    }
-  }
-  return policy_.round_complete({pushed_.size(), live_.size(), all_live_pushed});
+  return policy_.round_complete({pushed_.size(), live_.size(), live_pushed_ == live_.size()});
 }
 
 std::shared_ptr<Payload> Aggregator::take(std::vector<NodeId>* contributors) {
@@ -48,6 +44,7 @@ std::shared_ptr<Payload> Aggregator::take(std::vector<NodeId>* contributors) {
     sum->contributors += steps;
   }
   pushed_.clear();
+  live_pushed_ = 0;
   return sum;
 }
 

@@ -28,7 +28,7 @@ class Aggregator {
   bool add(NodeId from, std::shared_ptr<const Payload> p);
   // `m` is down; returns true if that completes the open round.
   bool drop(NodeId m);
-  void readmit(NodeId m) { live_.insert(m); }
+  void readmit(NodeId m);
   bool is_live(NodeId m) const { return live_.count(m) > 0; }
   // The open round's merge, in the order of the senders' ids (and who contributed: those ids, ascending); opens the
   // next round. Null when nothing was pushed.
@@ -40,6 +40,10 @@ class Aggregator {
   std::vector<BlockRule> rules_;
   std::set<NodeId> live_;
   std::map<NodeId, std::shared_ptr<const Payload>> pushed_;  // the open round's pushes, by sender
+  // How many live members pushed this round: kept as members push, drop and come
+  // back, so that a push is not a walk over every member (a global server with a
+  // thousand children would walk its whole membership for each of their pushes).
+  std::size_t live_pushed_ = 0;
 };
 
 }  // namespace geotrain
