@@ -27,9 +27,9 @@ Scenario sharded(int servers, int rounds = 10, std::vector<std::string> extra = 
 // Two DCs (the quickstart's) and four of different speeds: with four, each
 // server's pushes arrive in an order of their own, and only a sum that does not
 // follow arrival order (the Aggregator's) trains bit for bit as one server.
-// Not yet covered: three servers over four DCs, whose first evaluated row (round
-// 5) differs from one server's in the ninth digit of its losses while every later
-// row is equal.
+// Three servers cut tensors into slices of lengths that are not multiples of a
+// vector register's: their Adam steps matched one server's only once every
+// square root was exact (EIGEN_FAST_MATH 0, CMakeLists.txt).
 TEST(MultiGps, SeveralServersTrainExactlyAsOne) {
   const std::string four_dcs =
       R"(topology={"name":"four","lan":{"bandwidth_mbps":10000,"latency_ms":0.05},)"
@@ -41,7 +41,7 @@ TEST(MultiGps, SeveralServersTrainExactlyAsOne) {
     SCOPED_TRACE(topology.empty() ? "two DCs" : "four DCs");
     FakeJob one(sharded(1, 10, topology));
     one.run();
-    for (int servers : topology.empty() ? std::vector<int>{2, 3, 4} : std::vector<int>{2, 4}) {
+    for (int servers : std::vector<int>{2, 3, 4}) {
       SCOPED_TRACE(servers);
       FakeJob many(sharded(servers, 10, topology));
       EXPECT_EQ(many.job().deployment().global_servers.size(), std::size_t(servers));

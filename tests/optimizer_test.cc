@@ -114,6 +114,40 @@ TEST(Optimizer, APreparedAdamStepIsAppliedToTheSameBits) {
   EXPECT_THROW(decayed->prepare(grad(start)), std::logic_error);
 }
 
+// An element's Adam step must not depend on where in a block it sits: MultiGPS
+// (core/shard) cuts a tensor into slices of any length, and each server
+// applies the optimiser to its own. Eigen's "fast math" square root of a
+// packet (an approximate reciprocal square root and a Newton step) differs
+// from the exact one used for a block's scalar tail, and the approximation
+// itself differs between CPU makers; the build turns it off (EIGEN_FAST_MATH 0).
+TEST(Optimizer, AnAdamStepIsTheSameBitsWhicheverSliceAnElementIsIn) {
+  OptimizerSpec s;
+  s.kind = "adam";
+  s.lr = 0.01;
+  const Eigen::Index n = 1001, len = 7;  // slices of 7: four elements in a vector register, three after it
+  const Eigen::VectorXf x0 = Eigen::VectorXf::LinSpaced(n, -2.0f, 3.0f);
+  const auto grad = [](const Eigen::VectorXf& x) { return Eigen::VectorXf((x.array() * 1.7f).sin() * 3.0f + 0.1f); };
+  const auto slice = [&](const Eigen::VectorXf& v) {
+    ParamSet out;
+    for (Eigen::Index at = 0; at < n; at += len)
+      out.push_back({std::uint32_t(at), v.segment(at, std::min(len, n - at))});
+    return out;
+  };
+  ParamSet whole = {{0, x0}}, sliced = slice(x0);
+  auto a = make_optimizer(s), b = make_optimizer(s);
+  for (int step = 0; step < 5; ++step) {
+    // One gradient for both, sliced (so that only the optimiser's arithmetic can differ).
+    const Eigen::VectorXf g = grad(whole[0].values);
+    a->apply(whole, {{0, g}});
+    b->apply(sliced, slice(g));
+  }
+  int differ = 0;
+  for (const auto& blk : sliced)
+    for (Eigen::Index i = 0; i < blk.values.size(); ++i)
+      differ += std::memcmp(&blk.values[i], &whole[0].values[Eigen::Index(blk.key) + i], sizeof(float)) != 0;
+  EXPECT_EQ(differ, 0) << "elements whose step depends on the slice they are in";
+}
+
 TEST(Optimizer, UnknownKindIsRejected) {
   OptimizerSpec s;
   s.kind = "adagrad";
