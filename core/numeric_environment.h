@@ -3,9 +3,11 @@
 // Eigen's matrix products cut their operands into blocks sized from the CPU's
 // cache sizes, which it reads from the machine at run time; the block depth is
 // the order in which each product's terms are summed, so two machines with
-// different caches round differently (the quickstart's 0.8560 became 0.8536 on
-// a VM of the same kind). Everything else is fixed when the binary is built:
-// no -march, no FMA contraction, no threads inside a product, and glibc's
+// different caches round differently. Everything else is fixed when the binary
+// is built: no -march, no FMA contraction, no threads inside a product, exact
+// square roots (EIGEN_FAST_MATH=0 in CMakeLists.txt: Eigen's default packet
+// root comes from an approximate instruction that differs between CPU makers,
+// likely why the quickstart's 0.8560 was 0.8536 on another VM), and glibc's
 // CPU-specific exp/log variants give the same results here (the test
 // `determinism.quickstart_without_avx2_fma_avx512` runs the quickstart with
 // them hidden from glibc and compares the summaries bit for bit).
