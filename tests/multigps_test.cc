@@ -41,7 +41,7 @@ TEST(MultiGps, SeveralServersTrainExactlyAsOne) {
     SCOPED_TRACE(topology.empty() ? "two DCs" : "four DCs");
     FakeJob one(sharded(1, 10, topology));
     one.run();
-    for (int servers : std::vector<int>{2, 3, 4}) {
+    for (int servers : {2, 3, 4}) {
       SCOPED_TRACE(servers);
       FakeJob many(sharded(servers, 10, topology));
       EXPECT_EQ(many.job().deployment().global_servers.size(), std::size_t(servers));
