@@ -28,6 +28,7 @@ struct FlowNetwork::Conn {
   NodeId from = -1, to = -1;
   bool datagram = false;
   const Path* path = nullptr;
+  std::vector<int> slot;  // while active: its index in each path link's flows, in path order
   std::multimap<std::pair<int, std::uint64_t>, Message> queued;  // by (-priority, arrival)
   bool opened = false, opening = false, active = false;
   std::optional<Message> head;  // on the wire
@@ -45,27 +46,40 @@ FlowNetwork::FlowNetwork(const Scenario& sc, const Deployment& dep, Deliver deli
       routes_(sc.topology),
       loss_rng_(sc.seed * 0x9E3779B97F4A7C15ull + 17) {
   const Topology& t = sc.topology;
-  auto add = [&](const LinkSpec& spec, bool wan) {
-    Link l;
-    l.bytes_per_s = mbps_to_bytes(spec.bandwidth_mbps);
-    l.wan = wan;
-    links_.push_back(l);
-    return int(links_.size()) - 1;
-  };
-  links_.reserve(2 * dep.nodes.size() + 2 * t.wan.size());
+  conn_index_.resize(dep.nodes.size());
+  links_.reserve(2 * dep.nodes.size());
   for (const auto& n : dep.nodes) {
-    up_.push_back(add(t.dcs[std::size_t(n.dc)].lan, false));
-    down_.push_back(add(t.dcs[std::size_t(n.dc)].lan, false));
+    up_.push_back(add_link(t.dcs[std::size_t(n.dc)].lan, false));
+    down_.push_back(add_link(t.dcs[std::size_t(n.dc)].lan, false));
   }
-  for (const auto& w : t.wan) {
-    const int ab = add(w.link, true), ba = add(w.link, true);
-    wan_dir_.push_back({ab, ba});
-    for (const auto& p : w.link.trace)
-      ns3::Simulator::Schedule(ns3::Seconds(p.t_s), [this, ab, ba, mbps = p.bandwidth_mbps] {
+  wan_dir_.assign(t.wan.size(), {-1, -1});
+  for (std::size_t i = 0; i < t.wan.size(); ++i) {
+    if (t.wan[i].link.trace.empty()) continue;  // made when a route first crosses it
+    const auto [ab, ba] = wan_links(int(i));
+    for (const auto& p : t.wan[i].link.trace)
+      ns3::Simulator::Schedule(ns3::Seconds(p.t_s), [this, ab = ab, ba = ba, mbps = p.bandwidth_mbps] {
         set_bandwidth(ab, mbps);
         set_bandwidth(ba, mbps);
       });
   }
+}
+
+int FlowNetwork::add_link(const LinkSpec& spec, bool wan) {
+  Link l;
+  l.bytes_per_s = mbps_to_bytes(spec.bandwidth_mbps);
+  l.wan = wan;
+  links_.push_back(l);
+  return int(links_.size()) - 1;
+}
+
+std::array<int, 2> FlowNetwork::wan_links(int i) {
+  auto& d = wan_dir_[std::size_t(i)];
+  if (d[0] < 0) {
+    const LinkSpec& spec = sc_.topology.wan[std::size_t(i)].link;
+    d[0] = add_link(spec, true);
+    d[1] = add_link(spec, true);
+  }
+  return d;
 }
 
 FlowNetwork::~FlowNetwork() = default;
@@ -91,7 +105,7 @@ const FlowNetwork::Path& FlowNetwork::path(NodeId from, NodeId to) {
     int at = a;
     for (int i : hops) {
       const auto& w = t.wan[std::size_t(i)];
-      p.links.push_back(wan_dir_[std::size_t(i)][w.a == at ? 0 : 1]);
+      p.links.push_back(wan_links(i)[w.a == at ? 0 : 1]);
       specs.push_back(&w.link);
       at = w.a == at ? w.b : w.a;
     }
@@ -128,15 +142,18 @@ const FlowNetwork::Path& FlowNetwork::path(NodeId from, NodeId to) {
 }
 
 FlowNetwork::Conn& FlowNetwork::conn(NodeId from, NodeId to, bool datagram) {
-  const std::uint64_t key = std::uint64_t(std::uint32_t(from)) << 33 | std::uint64_t(std::uint32_t(to)) << 1 | datagram;
-  auto [it, fresh] = conn_index_.try_emplace(key, int(conns_.size()));
-  if (fresh) {
+  auto& peers = conn_index_.at(std::size_t(from));
+  const std::uint64_t key = std::uint64_t(std::uint32_t(to)) << 1 | datagram;
+  auto it = std::lower_bound(peers.begin(), peers.end(), std::make_pair(key, -1));
+  if (it == peers.end() || it->first != key) {
     auto c = std::make_unique<Conn>();
-    c->id = it->second;
+    c->id = int(conns_.size());
     c->from = from;
     c->to = to;
     c->datagram = datagram;
     c->path = &path(from, to);
+    c->slot.resize(c->path->links.size());
+    it = peers.insert(it, {key, c->id});
     conns_.push_back(std::move(c));
   }
   return *conns_[std::size_t(it->second)];
@@ -183,7 +200,11 @@ void FlowNetwork::open(Conn& c) {
 
 void FlowNetwork::start(Conn& c) {
   c.active = true;
-  for (int l : c.path->links) links_[std::size_t(l)].flows.push_back(c.id);
+  for (std::size_t i = 0; i < c.path->links.size(); ++i) {
+    auto& f = links_[std::size_t(c.path->links[i])].flows;
+    c.slot[i] = int(f.size());
+    f.push_back(c.id);
+  }
   c.last = ns3::Simulator::Now();
   c.rate = 0;
   next_message(c);
@@ -257,10 +278,19 @@ void FlowNetwork::complete(Conn& c) {
   }
   c.active = false;
   c.rate = 0;
-  for (int l : p.links) {  // a link's flows are a set: the last takes the leaver's place (re-rating sorts them)
+  // A link's flows are a set (re-rating sorts them): the last takes the
+  // leaver's place, found from its slot, not by a search through a server's
+  // thousand flows.
+  for (std::size_t i = 0; i < p.links.size(); ++i) {
+    const int l = p.links[i];
     auto& f = links_[std::size_t(l)].flows;
-    *std::find(f.begin(), f.end(), c.id) = f.back();
+    const int moved = f.back();
+    f[std::size_t(c.slot[i])] = moved;
     f.pop_back();
+    if (moved == c.id) continue;
+    Conn& m = *conns_[std::size_t(moved)];
+    const auto& ml = m.path->links;
+    m.slot[std::size_t(std::find(ml.begin(), ml.end(), l) - ml.begin())] = c.slot[i];
   }
   changed(p.links);
 }

@@ -40,7 +40,6 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <random>
-#include <unordered_map>
 #include <vector>
 
 #include "core/config/scenario.h"
@@ -80,6 +79,11 @@ class FlowNetwork : public Transport {
   };
   struct Conn;
 
+  int add_link(const LinkSpec& spec, bool wan);
+  // WAN link i's two directions, made on first use: a full mesh of a thousand
+  // DCs has half a million links, of which a run crosses a few thousand, and
+  // an array of them all scattered those few over 43 MB (a TLB miss each).
+  std::array<int, 2> wan_links(int i);
   const Path& path(NodeId from, NodeId to);
   Conn& conn(NodeId from, NodeId to, bool datagram);
   void open(Conn& c);                             // the handshake and slow start, then start()
@@ -101,12 +105,14 @@ class FlowNetwork : public Transport {
   WanRoutes routes_;  // the fewest-hop routes between DCs
   std::vector<Link> links_;
   std::vector<int> up_, down_;                       // by node: its link to its switch, and back
-  std::vector<std::array<int, 2>> wan_dir_;          // by WAN link: [a->b, b->a]
+  std::vector<std::array<int, 2>> wan_dir_;          // by WAN link: [a->b, b->a], -1 until made
   std::map<std::pair<NodeId, NodeId>, Path> paths_;  // cached routes
   std::vector<std::unique_ptr<Conn>> conns_;         // index = flow id
-  // (from, to, datagram) -> flow id; hashed, since every message looks its
-  // connection up and a tree's depth of cache misses grew with the node count.
-  std::unordered_map<std::uint64_t, int> conn_index_;
+  // By sending node: its connections as (to << 1 | datagram, flow id), sorted.
+  // Every message looks its connection up; a node has few peers (a server's
+  // children), so one short contiguous list beats a hash table's scattered
+  // nodes, whose cache misses grew with the node count.
+  std::vector<std::vector<std::pair<std::uint64_t, int>>> conn_index_;
   // recompute()'s scratch, kept between calls so that a re-rating allocates
   // nothing once the largest component has been seen.
   std::vector<int> local_;       // a link's index in the component, -1 outside
