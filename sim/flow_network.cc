@@ -343,7 +343,7 @@ void FlowNetwork::recompute(const std::vector<int>& seeds) {
     return;
   }
   // A fixed order: results never depend on discovery. (Nor on the links'
-  // order: max_min_rates treats each link on its own.)
+  // order: the solver treats each link on its own.)
   std::sort(comp_flows_.begin(), comp_flows_.end());
   capacity_.resize(comp_links_.size());
   for (std::size_t i = 0; i < comp_links_.size(); ++i) capacity_[i] = links_[std::size_t(comp_links_[i])].bytes_per_s;
@@ -355,7 +355,7 @@ void FlowNetwork::recompute(const std::vector<int>& seeds) {
     flows_[i].cap = c.datagram ? 0 : c.path->cap;
   }
   for (int l : comp_links_) local_[std::size_t(l)] = -1;
-  const std::vector<double> rates = max_min_rates(flows_.data(), comp_flows_.size(), capacity_);
+  const std::vector<double>& rates = solver_.solve(flows_.data(), comp_flows_.size(), capacity_);
   for (std::size_t i = 0; i < comp_flows_.size(); ++i) {
     Conn& c = *conns_[std::size_t(comp_flows_[i])];
     advance(c);

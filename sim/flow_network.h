@@ -113,13 +113,14 @@ class FlowNetwork : public Transport {
   // children), so one short contiguous list beats a hash table's scattered
   // nodes, whose cache misses grew with the node count.
   std::vector<std::vector<std::pair<std::uint64_t, int>>> conn_index_;
-  // recompute()'s scratch, kept between calls so that a re-rating allocates
-  // nothing once the largest component has been seen.
+  // recompute()'s scratch (and the solver's), kept between calls so that a
+  // re-rating allocates nothing once the largest component has been seen.
   std::vector<int> local_;       // a link's index in the component, -1 outside
   std::vector<char> flow_seen_;  // a connection already in the component
   std::vector<int> comp_links_, comp_flows_, stack_;
   std::vector<double> capacity_;
   std::vector<MaxMinFlow> flows_;
+  MaxMinSolver solver_;
   std::vector<int> dirty_;  // links changed at this instant, not yet re-rated
   bool recompute_pending_ = false;
   std::mt19937_64 loss_rng_;

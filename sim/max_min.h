@@ -15,11 +15,23 @@ struct MaxMinFlow {
   double cap = 0;          // 0: none
 };
 
-// rates[i] for flows[i], in the capacities' unit. Links not crossed by any
-// flow are ignored; a flow that crosses no link gets its cap (0 if none).
+// The solver, with its working arrays kept between calls: the flow network
+// re-rates a component at every change, and a call then allocates nothing once
+// it has seen its largest.
+class MaxMinSolver {
+ public:
+  // rates[i] for the first n flows[i], in the capacities' unit, valid until the
+  // next call. Links not crossed by any flow are ignored; a flow that crosses no
+  // link gets its cap (0 if none).
+  const std::vector<double>& solve(const MaxMinFlow* flows, std::size_t n, const std::vector<double>& capacity);
+
+ private:
+  std::vector<double> rate_, left_;
+  std::vector<int> users_;  // unfrozen flows on each link
+  std::vector<char> frozen_;
+};
+
+// The same, once: rates[i] for flows[i].
 std::vector<double> max_min_rates(const std::vector<MaxMinFlow>& flows, const std::vector<double>& capacity);
-// The same for the first n entries of `flows` (a caller's scratch list, kept
-// at its largest size so that its entries' link lists keep their storage).
-std::vector<double> max_min_rates(const MaxMinFlow* flows, std::size_t n, const std::vector<double>& capacity);
 
 }  // namespace geotrain::sim
