@@ -10,8 +10,7 @@
 
 int main(int argc, char** argv) {
   geotrain::real::die_with_parent_if_asked();
-  (void)geotrain::pin_allocator_thresholds();  // before anything large is allocated
-  (void)geotrain::advise_heap_huge_pages();
+  (void)geotrain::configure_allocator();  // before anything large is allocated
   CLI::App app{
       "geotrain: train machine-learning models across geo-distributed data centres.\n"
       "The same parameter-server roles and sync policies run in an ns-3 simulation\n"

@@ -1,38 +1,34 @@
-// The process's allocator settings, made once at start-up by each binary
-// (cli/main.cc, the test binary's environment) before anything is allocated.
+// The process's allocator: mimalloc, linked into every binary (CMakeLists.txt),
+// replaces malloc, free and operator new process-wide; this sets it up once at
+// start-up (cli/main.cc, the test binary's environment).
+//
+// Why not glibc's: a large simulation allocates and frees many mid-sized
+// blocks (a ResNet-50 message's list of 161 block headers is 5 KB; a flow's
+// events and queued messages) from every thread. glibc serves blocks over 1 KiB
+// from shared free lists that merge neighbours on every free and split them
+// again on every request, and that upkeep grew faster than the run: 1,024 DCs
+// in the flow model took 2.3x the time of 512 (30 rounds, medians of 5).
+// mimalloc keeps per-thread free lists per size class in pages of one size:
+// the same runs took 1.99x, and 1,024 DCs 30% less time (docs/scale.md).
+//
+// Large OS pages: its segments are asked for as transparent huge pages
+// (2 MiB), madvised, where the kernel gives them only to memory that asks
+// (Debian's default). A thousand-DC run touches hundreds of megabytes of
+// roles, flows and messages every round, and with 4 KiB pages it spends much
+// of its time walking page tables and faulting pages in (the quickstart:
+// 78,900 page faults -> 14,900).
 #pragma once
-
-#include <cstddef>
 
 namespace geotrain {
 
-// glibc maps every block over its mmap threshold afresh (a page fault per 4 KiB
-// on each use) and raises that threshold to the largest mapped block freed so
-// far: so whether a training step's megabyte-sized Eigen temporaries were
-// mapped and unmapped on every step depended on which buffers a run happened to
-// free first (one change in how the data set is read doubled the quickstart's
-// page faults). This fixes the thresholds: blocks up to 32 MiB reuse the heap,
-// and freed heap is handed back only past 128 MiB.
-// It also turns glibc's fast bins off (M_MXFAST 0). Small blocks freed past the
-// per-thread cache wait in fast bins unmerged, and every request over 1 KiB (a
-// message's list of blocks: 161 of them for ResNet-50) first merges them all.
-// Without fast bins such blocks are merged as they are freed (1,024 DCs in the
-// flow model: 38.6 s -> 32.0 s; nbsync with 2 threads 5% faster).
-// Returns whether all were set: false off glibc, where it does nothing.
-bool pin_allocator_thresholds();
+// Turns mimalloc's large OS pages on. Returns false in a build without
+// mimalloc (the fuzz targets, which run under ASan's allocator), where it does
+// nothing. Call first thing in main: blocks already allocated stay where they are.
+bool configure_allocator();
 
-// Backs the heap with transparent huge pages (2 MiB) where the kernel gives
-// them only to memory that asks (the `madvise` mode, Debian's default). A
-// large simulation touches hundreds of megabytes of roles, flows and
-// messages every round, and with 4 KiB pages it spends much of its time
-// walking page tables (512 and 1,024 DCs in the flow model: 14% and 8% faster
-// with huge pages, medians of 5). glibc asks for huge pages only when told by the environment
-// (GLIBC_TUNABLES), so this does it from inside: the heap grows at once by
-// 1 GiB of address space (M_TOP_PAD; a page costs memory only when first
-// touched, and trimming keeps the pad) and its whole free top is advised.
-// Returns the bytes advised: 0 off glibc or Linux, or if refused. Call after
-// pin_allocator_thresholds, at start-up: blocks already on the heap's free
-// lists stay on small pages.
-std::size_t advise_heap_huge_pages();
+// Whether `p` (from malloc or new) lies in mimalloc's heap: false when the
+// binary's allocations do not go through mimalloc (a link that lost it, or
+// a build without it).
+bool allocated_by_mimalloc(const void* p);
 
 }  // namespace geotrain

@@ -36,6 +36,10 @@ constexpr std::uint64_t kMessageHeaderBytes = 1 + 1 + 4 + 4 + 4 + 4 + 4 + 8 + 4 
 constexpr std::uint64_t kPayloadHeaderBytes = 8 + 4 + 1 + 4 + 4;  // loss, contributors, flags, block counts
 constexpr std::uint64_t kBlockHeaderBytes = 4 + 4;                // a dense block: key, length
 constexpr std::uint64_t kCodedHeaderBytes = 4 + 4 + 1 + 4;        // a coded block: key, length, codec, byte count
+// The longest tensor a coded block may claim (1 GiB of floats; VGG-16's largest is 103 M entries).
+// A dense block is bounded by its bytes, but a coded one names a length its
+// decoder allocates: unbounded, one corrupt or hostile header would ask for 16 GB.
+constexpr std::uint32_t kMaxCodedTensorElements = std::uint32_t(1) << 28;
 // What encode_message writes for a message carrying `p` (null: none): the one
 // definition of a message's cost, which make_message() charges in every runtime.
 // A workload profile's stand-in block is charged for the tensor it stands for

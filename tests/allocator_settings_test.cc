@@ -1,27 +1,33 @@
-// The allocator settings each binary makes at start-up (core/allocator_settings.h).
+// The allocator every binary links and sets up at start-up (core/allocator_settings.h).
 #include "core/allocator_settings.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <string>
-
-#if defined(__linux__)
-#include <unistd.h>
-#endif
+#include <vector>
 
 namespace geotrain {
 namespace {
 
-TEST(AllocatorSettings, TakeEffectOnGlibc) {
-#if defined(__GLIBC__)
-  EXPECT_TRUE(pin_allocator_thresholds());  // a build that compiled the settings out would say false
-#else
-  EXPECT_FALSE(pin_allocator_thresholds());
-#endif
+// malloc, operator new and the standard containers all allocate from
+// mimalloc: a link that lost the override (a library order, --as-needed)
+// would silently give glibc's allocator back.
+TEST(AllocatorSettings, EveryAllocationComesFromMimalloc) {
+  ASSERT_TRUE(configure_allocator());
+  std::unique_ptr<void, decltype(&std::free)> c(std::malloc(100), &std::free);
+  EXPECT_TRUE(allocated_by_mimalloc(c.get()));
+  auto block_list = std::make_unique<char[]>(5152);  // a ResNet-50 message's 161 block headers
+  EXPECT_TRUE(allocated_by_mimalloc(block_list.get()));
+  std::vector<float> big(std::size_t(8) << 20);
+  EXPECT_TRUE(allocated_by_mimalloc(big.data()));
+  int on_stack = 0;
+  EXPECT_FALSE(allocated_by_mimalloc(&on_stack));  // the check can say no
 }
 
 // The VmFlags line of the mapping that holds `p`, from /proc/self/smaps
@@ -44,19 +50,18 @@ std::string mapping_flags(const void* p) {
   return "";
 }
 
-TEST(AllocatorSettings, TheHeapAsksForHugePages) {
-#if defined(__GLIBC__) && defined(__linux__)
+TEST(AllocatorSettings, NewMemoryAsksForHugePages) {
+#if defined(__linux__)
   if (!std::ifstream("/sys/kernel/mm/transparent_hugepage/enabled"))
     GTEST_SKIP() << "this kernel was built without transparent huge pages: nothing to ask for";
-  ASSERT_TRUE(pin_allocator_thresholds());
-  EXPECT_GE(advise_heap_huge_pages(), std::size_t(512) << 20);
-  // The heap's free top, from which it serves what its free lists cannot, is
-  // in an advised mapping.
-  const char* end = static_cast<const char*>(sbrk(0));
-  const std::string flags = mapping_flags(end - (std::size_t(4) << 20));
+  ASSERT_TRUE(configure_allocator());
+  // Larger than any segment the binary made before: mapped now, under the setting.
+  std::vector<float> big(std::size_t(16) << 20);
+  std::memset(big.data(), 1, big.size() * sizeof(float));
+  const std::string flags = mapping_flags(big.data() + big.size() / 2);
   EXPECT_NE(flags.find(" hg"), std::string::npos) << "mapping flags: " << flags;
 #else
-  EXPECT_EQ(advise_heap_huge_pages(), 0u);
+  GTEST_SKIP() << "transparent huge pages are Linux's";
 #endif
 }
 

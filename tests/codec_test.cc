@@ -124,6 +124,7 @@ TEST(Codec, DecodersRejectBlocksThatLie) {
   expect_rejected([](CodedBlock& b) { store_count(b, 4); }, "count larger than the bytes");
   expect_rejected([](CodedBlock& b) { b.bytes.pop_back(); }, "short values");
   expect_rejected([](CodedBlock& b) { b.n = 10; }, "index past the tensor");
+  expect_rejected([](CodedBlock& b) { b.n = kMaxCodedTensorElements + 1; }, "a tensor too long to allocate");
   expect_rejected([](CodedBlock& b) { std::swap(b.bytes[4], b.bytes[8]); }, "indices out of order");
   expect_rejected([](CodedBlock& b) { b.key = 1; }, "a key both dense and coded");
   expect_rejected([](CodedBlock& b) { b.key = 9; }, "coded keys out of order");

@@ -8,6 +8,6 @@ namespace {
 // took a quarter off each short run.
 const bool kKeepDatasets = (geotrain::keep_idx_datasets_loaded(true), true);
 // The allocator as the geotrain binary sets it, so tests run the product's memory behaviour.
-const bool kAllocator = (geotrain::pin_allocator_thresholds(), true);
+const bool kAllocator = geotrain::configure_allocator();
 
 }  // namespace
