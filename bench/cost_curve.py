@@ -10,7 +10,8 @@ wall time grows (a least-squares line, and R^2). The flow model's grid goes
 to 1,024 DCs x 16 workers (the DC axis) and 8 DCs x 32 workers; ns-3's stays small (it moves every packet: about a
 second per simulated gigabyte here). --quick runs a smaller grid; --repeat N runs the grid N times
 and keeps each point's median wall time (one run of a point varies by 10-15% on a shared VM, which
-is as much as the curvature it is meant to show); --axis keeps one axis.
+is as much as the curvature it is meant to show, and by up to 1.8x in a slow spell), and prints each
+doubling's step by the medians, by each point's fastest run and by median CPU time; --axis keeps one axis.
 """
 import argparse
 import csv
@@ -45,6 +46,7 @@ def run(geotrain, model, dcs, workers, rounds, profile):
         s = json.load(open(os.path.join(out, "summary.json")))
     return {"model": model, "dcs": dcs, "workers_per_dc": workers, "rounds": rounds, "profile": profile,
             "model_mb": PROFILE_MB[profile], "flows": dcs * workers + dcs, "wall_s": s["wall_time_s"],
+            "cpu_s": usage.ru_utime + usage.ru_stime,
             "peak_mb": usage.ru_maxrss / 1024, "events": s["events"], "sim_s_per_round": s["time_per_round_s"]}
 
 
@@ -101,8 +103,10 @@ def main():
             print(f"[{rep + 1}/{a.repeat}: {i + 1}/{len(points)}] {model:4s} {axis:7s} {d:4d} DCs x {w:2d} workers, "
                   f"{r:3d} rounds, {p:15s}: {row['wall_s']:8.3f} s wall, {row['peak_mb']:6.1f} MB peak", flush=True)
     rows = []
-    for rs in runs:  # the median wall time, the largest peak
+    for rs in runs:  # the median wall time (and CPU time), the fastest run, the largest peak
         row = dict(sorted(rs, key=lambda x: x["wall_s"])[len(rs) // 2])
+        row["cpu_s"] = sorted(x["cpu_s"] for x in rs)[len(rs) // 2]
+        row["fastest_wall_s"] = min(x["wall_s"] for x in rs)
         row["peak_mb"] = max(x["peak_mb"] for x in rs)
         row["repeats"] = len(rs)
         rows.append(row)
@@ -124,11 +128,15 @@ def main():
                   f"{max(r['peak_mb'] for r in pts):.0f} MB")
             if axis in ("dcs", "workers") and len(pts) > 1:  # each doubling's cost: linear is 2x
                 pts = sorted(pts, key=lambda r: r[xkey[axis]])
-                steps = [(b[axis if axis == "dcs" else "workers_per_dc"], b["wall_s"] / a["wall_s"])
-                         for a, b in zip(pts, pts[1:])]
-                worst = max(steps, key=lambda t: t[1])
-                print(f"     largest step: {worst[1]:.2f}x wall going to {worst[0]} "
-                      f"({'DCs' if axis == 'dcs' else 'workers per DC'})")
+                # By the medians, by each point's fastest run and by CPU time (user + system, all
+                # threads): a shared VM's slow spells move wall time most.
+                for key in ["wall_s", "fastest_wall_s", "cpu_s"]:
+                    steps = [(b[axis if axis == "dcs" else "workers_per_dc"], b[key] / a[key])
+                             for a, b in zip(pts, pts[1:])]
+                    worst = max(steps, key=lambda t: t[1])
+                    print(f"     largest step by {key:14s}: {worst[1]:.2f}x going to {worst[0]} "
+                          f"({'DCs' if axis == 'dcs' else 'workers per DC'}); steps "
+                          + ", ".join(f"{t[1]:.2f}" for t in steps))
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
