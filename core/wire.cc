@@ -288,7 +288,8 @@ void MessageAssembler::field_complete() {
       CodedBlock c;
       c.key = r.get<std::uint32_t>();
       c.n = r.get<std::uint32_t>();
-      if (c.n > kMaxCodedTensorElements) throw WireError("coded block's tensor longer than 2^28 entries");
+      if (c.n > kMaxCodedTensorElements)
+        throw WireError("coded block's tensor longer than " + std::to_string(kMaxCodedTensorElements) + " entries");
       c.codec = r.get<std::uint8_t>();
       // Keys ascend; only ranges of one tensor (a push in parts) may share one.
       const bool same_tensor = std::int64_t(c.key) == last_key_ && !payload_->coded.empty() &&
