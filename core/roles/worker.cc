@@ -96,7 +96,7 @@ void Worker::compute_update() {
     unapplied_.reset();
   }
   update_ = std::make_shared<Payload>();
-  update_->loss_sum = ctx_.learner->local_update(params_, *ctx_.train, next_batch(), rt_.rng(), &update_->blocks);
+  update_->loss_sum = ctx_.learner->local_update(model(), *ctx_.train, next_batch(), rt_.rng(), &update_->blocks);
   update_->contributors = 1;
   // The optimiser's maths here, on the compute thread; finish_step() or the next step subtracts the step, once
   // nothing can read the model without it (Optimizer::prepare).
@@ -108,9 +108,17 @@ void Worker::compute_update() {
 
 void Worker::apply_local_step(const Payload& update) {
   if (local_opt_->prepares_steps())
-    local_opt_->apply_prepared(params_);  // compute_update() prepared it
+    local_opt_->apply_prepared(own_model());  // compute_update() prepared it
   else
-    local_opt_->apply(params_, update.blocks);
+    local_opt_->apply(own_model(), update.blocks);
+}
+
+ParamSet& Worker::own_model() {
+  if (shared_model_) {
+    params_ = shared_model_->blocks;
+    shared_model_.reset();
+  }
+  return params_;
 }
 
 int Worker::step_samples() const {
@@ -164,7 +172,7 @@ void Worker::end_local_round(double slack_s) {
   }
   ready_ = false;
   auto change = std::make_shared<Payload>();
-  change->blocks = params_;
+  change->blocks = model();
   if (!ctx_.policy->mixes_models()) add_scaled(change->blocks, global_, -1.0f);
   change->loss_sum = local_loss_ / local_done_;
   change->contributors = 1;
@@ -177,7 +185,7 @@ void Worker::end_local_round(double slack_s) {
   local_done_ = 0;
   local_loss_ = 0;
   if (waits) return push_and_wait(std::move(change));
-  snapshot_ = params_;  // progress from here on is merged onto the next global model
+  snapshot_ = model();  // progress from here on is merged onto the next global model
   push_in_flight_ = true;
   pushed_ = send_push(std::move(change));  // kept until merged, in case a restarted server asks for it again
   pushed_at_ = rt_.now();
@@ -232,10 +240,13 @@ void Worker::install(const Message& response) {
   if (changes_) apply_served(pulled_, *response.payload);
   const ParamSet& w = changes_ ? pulled_ : response.payload->blocks;
   if (local_opt_ && pulling_ && !awaiting_merge_) {  // stepped on since the push: w = w_g + (w - w_snap)
-    add_scaled(params_, w, 1.0f);
+    add_scaled(own_model(), w, 1.0f);
     add_scaled(params_, snapshot_, -1.0f);
-  } else {
+  } else if (changes_) {
     params_ = w;
+  } else {  // share the response's blocks rather than copy them (payloads are immutable once sent)
+    shared_model_ = response.payload;
+    params_ = ParamSet();
   }
   if (local_opt_) global_ = w;
   round_ = response.round;
