@@ -11,11 +11,15 @@ to 1,024 DCs x 16 workers (the DC axis) and 8 DCs x 32 workers; ns-3's stays sma
 second per simulated gigabyte here). --quick runs a smaller grid; --repeat N runs the grid N times
 and keeps each point's median wall time (one run of a point varies by 10-15% on a shared VM, which
 is as much as the curvature it is meant to show, and by up to 1.8x in a slow spell), and prints each
-doubling's step by the medians, by each point's fastest run and by median CPU time; --axis keeps one axis.
+doubling's step by the medians, by each point's fastest run, by median CPU time, and paired: the
+geometric mean over the repetitions of each repetition's own step (its two runs ran one after the
+other, so a slow spell longer than both cancels), with a 95% interval; and the exponent b of
+wall = a * flows^b fitted to the medians (1 is linear). --axis keeps one axis.
 """
 import argparse
 import csv
 import json
+import math
 import os
 import subprocess
 import sys
@@ -23,6 +27,8 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(ROOT, "analysis"))
+from claims import interval  # noqa: E402  (mean and 95% interval, one definition for every report)
 BASE = os.path.join(ROOT, "scenarios", "scale-8x8-resnet50.json")
 PROFILE_MB = {"softmax-fashion": 0.03, "mlp-quickstart": 0.41, "resnet50": 102.2, "bert-base": 437.9, "vgg16": 553.4}
 
@@ -85,6 +91,14 @@ def fit(xs, ys):
     return slope, (1 - res / ss) if ss else 1.0
 
 
+def paired_steps(points, runs, model, axis):
+    """[(to, [each repetition's wall-time ratio of this point to the one before it])], in axis order."""
+    idx = sorted((i for i, pt in enumerate(points) if pt[1] == model and pt[0] == axis),
+                 key=lambda i: points[i][2] * points[i][3])
+    return [(points[j][2] if axis == "dcs" else points[j][3],
+             [b["wall_s"] / a["wall_s"] for a, b in zip(runs[i], runs[j])]) for i, j in zip(idx, idx[1:])]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--geotrain", default=os.path.join(ROOT, "build", "geotrain"))
@@ -137,6 +151,13 @@ def main():
                     print(f"     largest step by {key:14s}: {worst[1]:.2f}x going to {worst[0]} "
                           f"({'DCs' if axis == 'dcs' else 'workers per DC'}); steps "
                           + ", ".join(f"{t[1]:.2f}" for t in steps))
+                paired = paired_steps(points, runs, model, axis)
+                if paired and len(paired[0][1]) > 1:
+                    print("     paired steps (geometric mean, 95% interval): " + ", ".join(
+                        f"{math.exp(m):.2f} [{math.exp(m - h):.2f}-{math.exp(m + h):.2f}]"
+                        for m, h in (interval([math.log(x) for x in xs]) for _, xs in paired)))
+                b, _ = fit([math.log(r[xkey[axis]]) for r in pts], [math.log(r["wall_s"]) for r in pts])
+                print(f"     wall time grows as {xkey[axis]}^{b:.3f} (medians, least squares on logs)")
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

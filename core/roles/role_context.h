@@ -23,7 +23,7 @@ struct RoleContext {
   std::vector<BlockRule> rules;  // how its blocks merge; empty: every block sums
   const Dataset* train = nullptr;
   const std::vector<std::vector<int>>* shards = nullptr;  // by worker index
-  const ParamSet* initial = nullptr;                      // identical start on every node
+  const ParamSet* initial = nullptr;                      // identical start on every node; outlives the roles
   OptimizerSpec optimizer;
   int batch_size = 32;
   RunMonitor* monitor = nullptr;             // global server only; may be null in real-mode non-GS processes

@@ -12,14 +12,15 @@ Worker::Worker(Runtime& rt, const NodeSpec& spec, const RoleContext& ctx)
     : rt_(rt),
       spec_(spec),
       ctx_(ctx),
-      params_(*ctx.initial),
+      // Not owned: the job's initial model outlives its roles.
+      shared_model_(std::shared_ptr<const ParamSet>(), ctx.initial),
       push_codec_(ctx.push_stream(spec)),
       changes_(ctx.pulls_changes(spec)) {
-  if (changes_) pulled_ = params_;
+  if (changes_) pulled_ = model();
   order_ = (*ctx_.shards)[spec_.worker_index];
   if (ctx_.policy->pushes_model_delta()) {
     local_opt_ = make_optimizer(ctx_.optimizer);
-    global_ = params_;
+    global_ = model();
   }
 }
 
@@ -115,7 +116,7 @@ void Worker::apply_local_step(const Payload& update) {
 
 ParamSet& Worker::own_model() {
   if (shared_model_) {
-    params_ = shared_model_->blocks;
+    params_ = *shared_model_;
     shared_model_.reset();
   }
   return params_;
@@ -242,10 +243,11 @@ void Worker::install(const Message& response) {
   if (local_opt_ && pulling_ && !awaiting_merge_) {  // stepped on since the push: w = w_g + (w - w_snap)
     add_scaled(own_model(), w, 1.0f);
     add_scaled(params_, snapshot_, -1.0f);
-  } else if (changes_) {
+  } else if (changes_) {  // pulled_ changes with the next response: a copy
+    shared_model_.reset();
     params_ = w;
   } else {  // share the response's blocks rather than copy them (payloads are immutable once sent)
-    shared_model_ = response.payload;
+    shared_model_ = std::shared_ptr<const ParamSet>(response.payload, &response.payload->blocks);
     params_ = ParamSet();
   }
   if (local_opt_) global_ = w;

@@ -72,13 +72,14 @@ class Worker : public Actor {
   Runtime& rt_;
   NodeSpec spec_;
   RoleContext ctx_;
-  // The model the next step reads (model()): the pulled response's own blocks
-  // while the worker has not changed them, shared with every worker its server
-  // answered (a DC's workers would otherwise hold 16 copies of one model, and
-  // at a thousand DCs those copies outgrow the caches); else params_, its own.
-  std::shared_ptr<const Payload> shared_model_;
+  // The model the next step reads (model()): the job's initial model, then the
+  // pulled response's own blocks, while the worker has not changed them: shared
+  // with every worker (a DC's workers would otherwise hold 16 copies of one
+  // model, and at a thousand DCs those copies outgrow the caches); else
+  // params_, its own.
+  std::shared_ptr<const ParamSet> shared_model_;
   ParamSet params_;
-  const ParamSet& model() const { return shared_model_ ? shared_model_->blocks : params_; }
+  const ParamSet& model() const { return shared_model_ ? *shared_model_ : params_; }
   ParamSet& own_model();  // params_, copied from the shared model first if need be
   std::shared_ptr<Payload> update_;
   std::shared_ptr<Payload> unapplied_;     // a local step whose update the next step's maths applies first
