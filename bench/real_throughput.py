@@ -23,6 +23,9 @@ def main():
     ap.add_argument("--bench", default=os.path.join(os.path.dirname(__file__), "..", "build", "geotrain-bench"))
     ap.add_argument("--repeat", type=int, default=5)
     a = ap.parse_args()
+    if not os.access(a.bench, os.X_OK):
+        sys.exit(f"{a.bench}: no benchmark binary there; build it (scripts/build.sh builds build/geotrain-bench) "
+                 "or name another with --bench")
     out = subprocess.run(
         [a.bench, "--benchmark_filter=PushPull|Iperf3", f"--benchmark_repetitions={a.repeat}",
          "--benchmark_enable_random_interleaving=true", "--benchmark_format=json"],
