@@ -12,13 +12,15 @@ import json
 import os
 import subprocess
 import sys
+
+import binaries  # bench/binaries.py: where the binaries are
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def geotrain_ms():
-    out = subprocess.run([os.path.join(ROOT, "build", "geotrain-bench"), "--benchmark_filter=BM_CnnStep",
+    out = subprocess.run([binaries.require(binaries.GEOTRAIN_BENCH), "--benchmark_filter=BM_CnnStep",
                           "--benchmark_format=json"], capture_output=True, text=True, check=True).stdout
     b = json.loads(out)["benchmarks"][0]
     return b["real_time"] if b["time_unit"] == "ms" else b["real_time"] / 1e6

@@ -12,8 +12,9 @@ import csv
 import os
 import subprocess
 
+import binaries  # bench/binaries.py: where the binaries are
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-GEOTRAIN = os.environ.get("GEOTRAIN_BIN", os.path.join(ROOT, "build", "geotrain"))
 
 
 def main():
@@ -23,6 +24,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=300)
     ap.add_argument("--passes", default="0.5,1,4")
     a = ap.parse_args()
+    GEOTRAIN = binaries.geotrain_from_env()
     print(f"| SDCA passes per round | WAN rounds to a duality gap of {a.gap:g} | simulated s | WAN MB | test accuracy |")
     print("|---|---|---|---|---|")
     for passes in a.passes.split(","):

@@ -23,6 +23,8 @@ import math
 import os
 import subprocess
 import sys
+
+import binaries  # bench/binaries.py: where the binaries are
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -101,13 +103,14 @@ def paired_steps(points, runs, model, axis):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--geotrain", default=os.path.join(ROOT, "build", "geotrain"))
+    ap.add_argument("--geotrain", default=binaries.GEOTRAIN)
     ap.add_argument("--out", default=os.path.join(ROOT, "docs"))
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--repeat", type=int, default=1,
                     help="runs per point, the whole grid once per repetition; a point's wall time is their median")
     ap.add_argument("--axis", default="", help="only this axis (dcs, workers, rounds or model)")
     a = ap.parse_args()
+    binaries.require(a.geotrain, "--geotrain")
     points = [pt for pt in grid(a.quick) if not a.axis or pt[0] == a.axis]
     runs = [[] for _ in points]
     for rep in range(a.repeat):

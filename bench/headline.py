@@ -25,10 +25,12 @@ import os
 import statistics
 import subprocess
 import sys
+
+import binaries  # bench/binaries.py: where the binaries are
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-GEOTRAIN = os.environ.get("GEOTRAIN_BIN", os.path.join(ROOT, "build", "geotrain"))
+GEOTRAIN = os.environ.get("GEOTRAIN_BIN", binaries.GEOTRAIN)  # GEOTRAIN_BIN: another build
 SWEEP = os.path.join(ROOT, "examples", "sweeps", "headline.json")
 sys.path.insert(0, os.path.join(ROOT, "analysis"))
 from claims import interval  # noqa: E402  (mean and 95% interval, one definition for every report)
@@ -144,6 +146,8 @@ def main():
                     help="flat bsp and the full stack compared at the same samples, well past the target")
     ap.add_argument("--rounds", type=int, default=1400, help="--equal-samples: flat bsp's rounds (default 1400)")
     a = ap.parse_args()
+    if not a.table_only:
+        binaries.require(GEOTRAIN, "GEOTRAIN_BIN=PATH")
     if a.equal_samples:
         return equal_samples(a.out if a.out != "out/headline" else "out/headline-equal", [int(s) for s in
                              a.seeds.split(",")], a.rounds, a.j)

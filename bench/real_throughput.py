@@ -17,15 +17,15 @@ import statistics
 import subprocess
 import sys
 
+import binaries  # bench/binaries.py: where the binaries are
+
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--bench", default=os.path.join(os.path.dirname(__file__), "..", "build", "geotrain-bench"))
+    ap.add_argument("--bench", default=binaries.GEOTRAIN_BENCH)
     ap.add_argument("--repeat", type=int, default=5)
     a = ap.parse_args()
-    if not os.access(a.bench, os.X_OK):
-        sys.exit(f"{a.bench}: no benchmark binary there; build it (scripts/build.sh builds build/geotrain-bench) "
-                 "or name another with --bench")
+    binaries.require(a.bench, "--bench")
     out = subprocess.run(
         [a.bench, "--benchmark_filter=PushPull|Iperf3", f"--benchmark_repetitions={a.repeat}",
          "--benchmark_enable_random_interleaving=true", "--benchmark_format=json"],

@@ -13,6 +13,8 @@ import json
 import os
 import subprocess
 import sys
+
+import binaries  # bench/binaries.py: where the binaries are
 import tempfile
 import time
 
@@ -32,11 +34,12 @@ def run(geotrain, scenario, threads, sets, out):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("scenario")
-    ap.add_argument("--geotrain", default=os.path.join(os.path.dirname(__file__), "..", "build", "geotrain"))
+    ap.add_argument("--geotrain", default=binaries.GEOTRAIN)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--set", action="append", default=[], dest="sets")
     a = ap.parse_args()
+    binaries.require(a.geotrain, "--geotrain")
     walls = {1: [], a.threads: []}
     first = None
     with tempfile.TemporaryDirectory() as tmp:

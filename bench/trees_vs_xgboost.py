@@ -18,6 +18,8 @@ import json
 import os
 import subprocess
 import sys
+
+import binaries  # bench/binaries.py: where the binaries are
 import tempfile
 import time
 
@@ -26,7 +28,7 @@ FMNIST = "/usr/share/datasets/fashion-mnist"
 
 
 def geotrain(args):
-    binary = os.environ.get("GEOTRAIN_BIN", os.path.join(ROOT, "build", "geotrain"))
+    binary = binaries.geotrain_from_env()
     with tempfile.TemporaryDirectory() as out:
         model = {"kind": "xgboost", "bins": args.bins, "depth": args.depth, "iterations": args.rounds, "eta": args.eta}
         cmd = [binary, "sim", os.path.join(ROOT, "scenarios", "algo-xgboost.json"), "-q", "-o", out,
