@@ -18,12 +18,12 @@ import json
 import os
 import subprocess
 import sys
-
-import binaries  # bench/binaries.py: where the binaries are
 import time
 
+import binaries  # bench/binaries.py: where the binaries are
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-GEOTRAIN = os.environ.get("GEOTRAIN_BIN", binaries.GEOTRAIN)  # GEOTRAIN_BIN: another build
+GEOTRAIN = binaries.GEOTRAIN_FROM_ENV  # GEOTRAIN_BIN: another build
 ALGOS = ["logreg", "cnn", "rnn", "autoencoder", "mf", "gan", "a2c", "ranknet", "listnet", "kmeans", "knn", "ftrl", "ftml", "gbdt",
          "xgboost", "random_forest", "lambdamart", "gbrank", "rankboost", "adarank", "svm", "svr", "ranksvm"]
 
@@ -57,7 +57,7 @@ def main():
     ap.add_argument("--table-only", action="store_true")
     a = ap.parse_args()
     if not a.table_only:
-        binaries.require(GEOTRAIN, "GEOTRAIN_BIN=PATH")
+        binaries.require_geotrain_from_env()
     algos = [x for x in a.only.split(",") if x] or ALGOS
     rows = []
     for name in algos:

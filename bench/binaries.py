@@ -20,6 +20,10 @@ def require(path, other=None):
              + (f"; or name another with {other}" if other else "") + ".")
 
 
-def geotrain_from_env():
-    """GEOTRAIN_BIN, or build/geotrain; checked."""
-    return require(os.environ.get("GEOTRAIN_BIN", GEOTRAIN), "GEOTRAIN_BIN=PATH")
+# The geotrain of the scripts that take no --geotrain option.
+GEOTRAIN_FROM_ENV = os.environ.get("GEOTRAIN_BIN", GEOTRAIN)
+
+
+def require_geotrain_from_env():
+    """GEOTRAIN_FROM_ENV, checked."""
+    return require(GEOTRAIN_FROM_ENV, "GEOTRAIN_BIN=PATH")

@@ -12,12 +12,9 @@ import json
 import os
 import subprocess
 import sys
-
-import binaries  # bench/binaries.py: where the binaries are
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
+import binaries  # bench/binaries.py: where the binaries are
 
 def geotrain_ms():
     out = subprocess.run([binaries.require(binaries.GEOTRAIN_BENCH), "--benchmark_filter=BM_CnnStep",

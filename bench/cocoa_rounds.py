@@ -24,13 +24,13 @@ def main():
     ap.add_argument("--rounds", type=int, default=300)
     ap.add_argument("--passes", default="0.5,1,4")
     a = ap.parse_args()
-    GEOTRAIN = binaries.geotrain_from_env()
+    geotrain = binaries.require_geotrain_from_env()
     print(f"| SDCA passes per round | WAN rounds to a duality gap of {a.gap:g} | simulated s | WAN MB | test accuracy |")
     print("|---|---|---|---|---|")
     for passes in a.passes.split(","):
         out = os.path.join(a.out, f"passes-{passes}")
         os.makedirs(out, exist_ok=True)
-        subprocess.run([GEOTRAIN, "sim", os.path.join(ROOT, "scenarios", "algo-svm.json"), "-q", "--out", out,
+        subprocess.run([geotrain, "sim", os.path.join(ROOT, "scenarios", "algo-svm.json"), "-q", "--out", out,
                         "--set", f"model.passes={passes}", "--set", "eval.every_rounds=1",
                         "--set", f'stop={{"rounds":{a.rounds},"target":{{"metric":"duality_gap","value":{a.gap}}},"stop_at_target":true}}'],
                        check=True)

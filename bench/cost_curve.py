@@ -23,9 +23,9 @@ import math
 import os
 import subprocess
 import sys
+import tempfile
 
 import binaries  # bench/binaries.py: where the binaries are
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)

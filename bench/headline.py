@@ -25,12 +25,12 @@ import os
 import statistics
 import subprocess
 import sys
-
-import binaries  # bench/binaries.py: where the binaries are
 import tempfile
 
+import binaries  # bench/binaries.py: where the binaries are
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-GEOTRAIN = os.environ.get("GEOTRAIN_BIN", binaries.GEOTRAIN)  # GEOTRAIN_BIN: another build
+GEOTRAIN = binaries.GEOTRAIN_FROM_ENV  # GEOTRAIN_BIN: another build
 SWEEP = os.path.join(ROOT, "examples", "sweeps", "headline.json")
 sys.path.insert(0, os.path.join(ROOT, "analysis"))
 from claims import interval  # noqa: E402  (mean and 95% interval, one definition for every report)
@@ -147,7 +147,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=1400, help="--equal-samples: flat bsp's rounds (default 1400)")
     a = ap.parse_args()
     if not a.table_only:
-        binaries.require(GEOTRAIN, "GEOTRAIN_BIN=PATH")
+        binaries.require_geotrain_from_env()
     if a.equal_samples:
         return equal_samples(a.out if a.out != "out/headline" else "out/headline-equal", [int(s) for s in
                              a.seeds.split(",")], a.rounds, a.j)

@@ -13,10 +13,10 @@ import json
 import os
 import subprocess
 import sys
-
-import binaries  # bench/binaries.py: where the binaries are
 import tempfile
 import time
+
+import binaries  # bench/binaries.py: where the binaries are
 
 
 def run(geotrain, scenario, threads, sets, out):

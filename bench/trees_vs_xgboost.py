@@ -18,17 +18,17 @@ import json
 import os
 import subprocess
 import sys
-
-import binaries  # bench/binaries.py: where the binaries are
 import tempfile
 import time
+
+import binaries  # bench/binaries.py: where the binaries are
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FMNIST = "/usr/share/datasets/fashion-mnist"
 
 
 def geotrain(args):
-    binary = binaries.geotrain_from_env()
+    binary = binaries.require_geotrain_from_env()
     with tempfile.TemporaryDirectory() as out:
         model = {"kind": "xgboost", "bins": args.bins, "depth": args.depth, "iterations": args.rounds, "eta": args.eta}
         cmd = [binary, "sim", os.path.join(ROOT, "scenarios", "algo-xgboost.json"), "-q", "-o", out,
