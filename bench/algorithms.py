@@ -106,8 +106,8 @@ def main():
             return "not run"
         return "failed" if v[0] is None else f"{num(v[0])} ({num(v[3])})" + ("" if v[1] == 0 else f" exit {v[1]}")
 
-    print("| algorithm | seed | metric: final (mean of the last 3) | ns-3, 2 DCs x 2 workers | launch | one worker | "
-          "ns-3 vs one: final (last 3) | launch vs one: final (last 3) |")
+    print("| algorithm | seed | metric: final (mean of the last 3) | simulated, 2 DCs x 2 workers | launch | one worker | "
+          "simulated vs one: final (last 3) | launch vs one: final (last 3) |")
     print("|---|---|---|---|---|---|---|---|")
     none = (None, -1, 0, None)
     for name, seed, metric, res in rows:
@@ -135,7 +135,7 @@ def summary_over_seeds(rows, pct):
         final, last3 = interval([d[0] for d in diffs]), interval([d[1] for d in diffs])
         lines.append(f"| {name} | {len(diffs)} | {final[0]:+.2f}% +- {final[1]:.2f}% | {last3[0]:+.2f}% +- {last3[1]:.2f}% |")
     if lines:
-        print("\n| algorithm | seeds | sim vs one worker, final: mean +- 95% | last three: mean +- 95% |")
+        print("\n| algorithm | seeds | simulated vs one worker, final: mean +- 95% | last three: mean +- 95% |")
         print("|---|---|---|---|")
         print("\n".join(lines))
 
