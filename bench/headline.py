@@ -9,11 +9,14 @@ It runs `geotrain sweep examples/sweeps/headline.json` with the seeds given (res
 points are kept), then prints a Markdown table; `geotrain report DIR` draws every row's accuracy
 against time on one plot.
        bench/headline.py --equal-samples [--out DIR] [--seeds 1,2,3,4,5] [--rounds 1400] [-j 2]
+                         [--row full-stack] [--set KEY=VALUE ...]
 --equal-samples: flat bsp and the full stack trained well past the target, to the same samples:
 flat bsp ROUNDS rounds (24 workers x 32 samples each; in the flow model, which gives bsp the same
 path as ns-3), the full stack in ns-3 until it has computed more; prints each seed's test
 accuracy of both at flat bsp's final samples (linear between evaluations) and the mean difference
-with its 95% interval.
+with its 95% interval. --row compares another row of scenarios/headline/ instead of the full
+stack (hips-nbsync: without the codec), and --set changes that row, e.g. --set
+compression.wan_push.kind=fp16 (use another --out for each variant: finished runs are kept).
 --launch: three rows (flat-bsp, hips-bsp, full-stack), seed 1, to a lower target, each in
 simulation and as real processes (`geotrain launch`, the WAN emulated by relays), one after the
 other; prints both times to target, so the rows' order can be compared across runtimes.
@@ -93,9 +96,10 @@ def launch_rows(out, target):
         print(f"\n{rt} order, fastest first: {', '.join(order)}")
 
 
-def equal_samples(out, seeds, rounds, jobs):
-    """Flat bsp for `rounds` rounds and the full stack past as many samples, per seed; a Markdown
-    table of both rows' accuracy at flat bsp's final samples."""
+def equal_samples(out, seeds, rounds, jobs, row="full-stack", row_sets=()):
+    """Flat bsp for `rounds` rounds and `row` (the full stack unless told, changed by `row_sets`)
+    past as many samples, per seed; a Markdown table of both rows' accuracy at flat bsp's final
+    samples."""
     from concurrent.futures import ThreadPoolExecutor
     from claims import metric_at_samples  # noqa: E402
     from report import read_timeline  # noqa: E402
@@ -104,7 +108,8 @@ def equal_samples(out, seeds, rounds, jobs):
     for seed in seeds:
         runs.append((seed, "flat-bsp", ["--set", "network.model=flow", "--set", f"stop.rounds={rounds}",
                                         "--set", "stop.sim_time_s=0", "--set", "eval.every_s=40"]))
-        runs.append((seed, "full-stack", ["--set", f"stop.sim_time_s={sim_s}", "--set", "eval.every_s=0.5"]))
+        runs.append((seed, row, ["--set", f"stop.sim_time_s={sim_s}", "--set", "eval.every_s=0.5"] +
+                     sum((["--set", kv] for kv in row_sets), [])))
 
     def run(r):
         seed, row, sets = r
@@ -119,14 +124,14 @@ def equal_samples(out, seeds, rounds, jobs):
 
     with ThreadPoolExecutor(jobs) as ex:
         tls = list(ex.map(run, runs))
-    print(f"| seed | samples | flat bsp | full stack | full stack - flat bsp |")
+    print(f"| seed | samples | flat bsp | {row} | {row} - flat bsp |")
     print("|---|---|---|---|---|")
     diffs = []
     for i, seed in enumerate(seeds):
         flat, full = tls[2 * i], tls[2 * i + 1]
         s = flat[-1]["samples"]
         if full[-1]["samples"] < s:
-            sys.exit(f"error: seed {seed}: the full stack computed {full[-1]['samples']:.0f} samples, "
+            sys.exit(f"error: seed {seed}: {row} computed {full[-1]['samples']:.0f} samples, "
                      f"fewer than flat bsp's {s:.0f}")
         a, b = flat[-1]["test_accuracy"], metric_at_samples(full, "test_accuracy", s)
         diffs.append(b - a)
@@ -145,12 +150,16 @@ def main():
     ap.add_argument("--equal-samples", action="store_true",
                     help="flat bsp and the full stack compared at the same samples, well past the target")
     ap.add_argument("--rounds", type=int, default=1400, help="--equal-samples: flat bsp's rounds (default 1400)")
+    ap.add_argument("--row", default="full-stack", choices=row_names(),
+                    help="--equal-samples: the row compared with flat bsp (default full-stack)")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                    help="--equal-samples: a change to that row, as geotrain's --set (repeatable)")
     a = ap.parse_args()
     if not a.table_only:
         binaries.require_geotrain_from_env()
     if a.equal_samples:
         return equal_samples(a.out if a.out != "out/headline" else "out/headline-equal", [int(s) for s in
-                             a.seeds.split(",")], a.rounds, a.j)
+                             a.seeds.split(",")], a.rounds, a.j, a.row, a.set)
     if a.launch:
         return launch_rows(a.out if a.out != "out/headline" else "out/headline-launch", a.target)
     seeds = [int(s) for s in a.seeds.split(",")]
