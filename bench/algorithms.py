@@ -96,7 +96,7 @@ def main():
         return "" if p is None else f"{p:+.2f}%"
 
     def num(x):
-        return f"{x:.4f}" if abs(x) >= 0.1 else f"{x:.4g}"  # an MSE of 0.0113 keeps four digits
+        return f"{x:.4f}" if abs(x) >= 0.1 else f"{x:.4g}"  # four significant digits: an MSE of 0.01126, not 0.0113
 
     def val(v):
         if v is None:

@@ -16,6 +16,7 @@ import time
 
 import binaries  # bench/binaries.py: where the binaries are
 
+
 def geotrain_ms():
     out = subprocess.run([binaries.require(binaries.GEOTRAIN_BENCH), "--benchmark_filter=BM_CnnStep",
                           "--benchmark_format=json"], capture_output=True, text=True, check=True).stdout

@@ -112,14 +112,14 @@ def equal_samples(out, seeds, rounds, jobs, row="full-stack", row_sets=()):
                      sum((["--set", kv] for kv in row_sets), [])))
 
     def run(r):
-        seed, row, sets = r
-        d = os.path.join(out, f"{row}-s{seed}")
+        seed, name, sets = r
+        d = os.path.join(out, f"{name}-s{seed}")
         if not os.path.exists(os.path.join(d, "timeline.csv")):
-            cmd = [GEOTRAIN, "sim", os.path.join(ROOT, "scenarios", "headline", row + ".json"), "-q", "--out", d,
+            cmd = [GEOTRAIN, "sim", os.path.join(ROOT, "scenarios", "headline", name + ".json"), "-q", "--out", d,
                    "--set", f"seed={seed}", "--set", "stop.stop_at_target=false"] + sets
             if subprocess.run(cmd).returncode != 0:
                 sys.exit(f"error: {' '.join(cmd)} failed")
-            print(f"{row} seed {seed} done", file=sys.stderr, flush=True)
+            print(f"{name} seed {seed} done", file=sys.stderr, flush=True)
         return read_timeline(os.path.join(d, "timeline.csv"))
 
     with ThreadPoolExecutor(jobs) as ex:
