@@ -6,8 +6,8 @@ For each shipped scenarios/algo-<name>.json it runs
   launch  the same scenario as real processes on this machine (geotrain launch),
   single  one worker on the same samples: topologies/single.json, batch = the 4 workers' global batch,
 and prints a Markdown table of the primary metric, final and as the mean of the last three evaluations
-(one evaluation is noisy: a CNN's test accuracy moves by +-0.5% between evaluations 250 rounds apart),
-with the relative differences to the single worker.
+(one evaluation can be noisy: at a constant rate a CNN's test accuracy moved by +-0.5% between
+evaluations 250 rounds apart), with the relative differences to the single worker.
 
 Usage: bench/algorithms.py [--out DIR] [--only a,b] [--skip-launch] [--seeds 1,2,3] [--set KEY=VALUE ...]
                            [--table-only]   (the table from the runs already in DIR)
