@@ -96,8 +96,8 @@ def launch_rows(out, target):
         print(f"\n{rt} order, fastest first: {', '.join(order)}")
 
 
-def equal_samples(out, seeds, rounds, jobs, row="full-stack", row_sets=()):
-    """Flat bsp for `rounds` rounds and `row` (the full stack unless told, changed by `row_sets`)
+def equal_samples(out, seeds, rounds, jobs, row, row_sets):
+    """Flat bsp for `rounds` rounds and `row` (a row name of scenarios/headline/, changed by `row_sets`)
     past as many samples, per seed; a Markdown table of both rows' accuracy at flat bsp's final
     samples."""
     from concurrent.futures import ThreadPoolExecutor
@@ -128,12 +128,12 @@ def equal_samples(out, seeds, rounds, jobs, row="full-stack", row_sets=()):
     print("|---|---|---|---|---|")
     diffs = []
     for i, seed in enumerate(seeds):
-        flat, full = tls[2 * i], tls[2 * i + 1]
+        flat, other = tls[2 * i], tls[2 * i + 1]
         s = flat[-1]["samples"]
-        if full[-1]["samples"] < s:
-            sys.exit(f"error: seed {seed}: {row} computed {full[-1]['samples']:.0f} samples, "
+        if other[-1]["samples"] < s:
+            sys.exit(f"error: seed {seed}: {row} computed {other[-1]['samples']:.0f} samples, "
                      f"fewer than flat bsp's {s:.0f}")
-        a, b = flat[-1]["test_accuracy"], metric_at_samples(full, "test_accuracy", s)
+        a, b = flat[-1]["test_accuracy"], metric_at_samples(other, "test_accuracy", s)
         diffs.append(b - a)
         print(f"| {seed} | {s:,.0f} | {a:.4f} | {b:.4f} | {b - a:+.4f} |")
     print(f"\nmean difference {fmt(interval(diffs), 4)} (95% interval)")
@@ -183,7 +183,7 @@ def main():
             idx = int(rec["point"][1:5]) // len(seeds) if rec["point"].startswith("p") else 0
             rows.setdefault(names[idx], []).append(rec)
     times = {n: [float(r["time_to_target_s"]) for r in rs if r["time_to_target_s"]] for n, rs in rows.items()}
-    print(f"| row | seeds reaching 0.82 | time to 0.82 (s) | x faster than flat-bsp | / one-dc | final accuracy | WAN MB |")
+    print("| row | seeds reaching 0.82 | time to 0.82 (s) | x faster than flat-bsp | / one-dc | final accuracy | WAN MB |")
     print("|---|---|---|---|---|---|---|")
     flat = statistics.mean(times["flat-bsp"]) if times.get("flat-bsp") else None
     one = statistics.mean(times["one-dc"]) if times.get("one-dc") else None
