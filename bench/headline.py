@@ -16,7 +16,7 @@ path as ns-3), the full stack in ns-3 until it has computed more; prints each se
 accuracy of both at flat bsp's final samples (linear between evaluations) and the mean difference
 with its 95% interval. --row compares another row of scenarios/headline/ instead of the full
 stack (hips-nbsync: without the codec), and --set changes that row, e.g. --set
-compression.wan_push.kind=fp16 (use another --out for each variant: finished runs are kept).
+compression.wan_push.kind=bsc (use another --out for each variant: finished runs are kept).
 --launch: three rows (flat-bsp, hips-bsp, full-stack), seed 1, to a lower target, each in
 simulation and as real processes (`geotrain launch`, the WAN emulated by relays), one after the
 other; prints both times to target, so the rows' order can be compared across runtimes.
