@@ -164,6 +164,16 @@ TEST(ProfileFile, BadFilesAreRefusedWithTheFileAndJsonPath) {
   } catch (const ConfigError& e) {
     EXPECT_NE(std::string(e.what()).find("/tensors/0/dtype"), std::string::npos) << e.what();
   }
+  std::ofstream(dir + "/huge.json")
+      << R"({"name": "x", "forward_flops_per_sample": 1, "tensors": [{"name": "w", "shape": [65536, 65536]}]})";
+  try {
+    load_profile_file(dir + "/huge.json");
+    FAIL() << "a tensor of 2^32 elements was accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("/tensors/0/shape"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(ParamBlock(0, Eigen::VectorXf(), std::uint64_t(1) << 32), std::length_error);
+  EXPECT_EQ(ParamBlock(0, Eigen::VectorXf(), UINT32_MAX).stands_for, UINT32_MAX);
   const auto r = testing::run_geotrain("validate " + testing::source_path("scenarios/profile-from-file.json") +
                                        R"( --set 'model={"kind":"profile","profile":"resnet50","file":"x.json"}')");
   EXPECT_EQ(r.exit_code, 2) << r.output;

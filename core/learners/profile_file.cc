@@ -38,9 +38,13 @@ WorkloadProfile load_profile_file(const std::string& path) {
     if (!t.has("shape")) t.fail("shape", "expected the tensor's dimensions, e.g. [64, 3, 7, 7] ([] for a scalar)");
     double elements = 1;
     for (const auto d : t.integers("shape", 1, std::int64_t(1) << 40)) elements *= double(d);
+    const double words = (elements * bytes + 3) / 4;  // what the stand-in block stands for (params.h)
+    if (words > double(UINT32_MAX))
+      t.fail("shape", "expected a tensor of at most 4,294,967,295 float32-sized elements, not " +
+                          std::to_string(std::uint64_t(words)) + ": split it into several");
     t.finish();
     params += elements;
-    p.tensors.push_back(std::uint64_t((elements * bytes + 3) / 4));
+    p.tensors.push_back(std::uint64_t(words));
   }
   r.finish();
   try {
