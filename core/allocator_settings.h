@@ -3,7 +3,7 @@
 // start-up (cli/main.cc, the test binary's environment).
 //
 // Why not glibc's: a large simulation allocates and frees many mid-sized
-// blocks (a ResNet-50 message's list of 161 block headers is 5 KB; a flow's
+// blocks (a ResNet-50 message's list of 161 block headers is 3.9 KB; a flow's
 // events and queued messages) from every thread. glibc serves blocks over 1 KiB
 // from shared free lists that merge neighbours on every free and split them
 // again on every request, and that upkeep grew faster than the run: 1,024 DCs

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "core/params.h"
+
 namespace geotrain {
 namespace {
 
@@ -22,7 +24,7 @@ TEST(AllocatorSettings, EveryAllocationComesFromMimalloc) {
   ASSERT_TRUE(configure_allocator());
   std::unique_ptr<void, decltype(&std::free)> c(std::malloc(100), &std::free);
   EXPECT_TRUE(allocated_by_mimalloc(c.get()));
-  auto block_list = std::make_unique<char[]>(5152);  // a ResNet-50 message's 161 block headers
+  auto block_list = std::make_unique<char[]>(161 * sizeof(ParamBlock));  // a ResNet-50 message's block headers
   EXPECT_TRUE(allocated_by_mimalloc(block_list.get()));
   std::vector<float> big(std::size_t(8) << 20);
   EXPECT_TRUE(allocated_by_mimalloc(big.data()));
