@@ -235,9 +235,10 @@ void TlsStream::async_write(std::vector<asio::const_buffer> bytes, OnBytes done)
   for (const auto& b : bytes) total += b.size();
   const std::size_t at = produced_.size();
   produced_.resize(at + TlsRecordCipher::sealed_size(total));
-  if (!sealer_->seal(bytes, produced_.data() + at)) {
+  if (!sealer_->seal(bytes, produced_.data() + at)) {  // the records' numbering is lost: no later write either
     produced_.resize(at);
-    return asio::post(socket_.get_executor(), [done] { done(asio::ssl::error::unexpected_result, 0); });
+    failed_ = asio::ssl::error::unexpected_result;
+    return asio::post(socket_.get_executor(), [done, e = failed_] { done(e, 0); });
   }
   flush([done, total](const error_code& e) { done(e, e ? 0 : total); });
 }

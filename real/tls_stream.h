@@ -94,7 +94,7 @@ class TlsStream : public std::enable_shared_from_this<TlsStream> {
   std::size_t pending_pos_ = 0, pending_end_ = 0;  // ... [pending_pos_, pending_end_) not yet read
   boost::system::error_code read_failed_;          // reported once the bytes before it are read
   bool sending_ = false;
-  boost::system::error_code failed_;  // a send failed: every later write and flush fails with it
+  boost::system::error_code failed_;  // a send or a seal failed: every later write and flush fails with it
   std::vector<OnDone> drained_;       // flushes waiting for every produced byte to be sent
 };
 
