@@ -31,17 +31,15 @@ std::vector<std::uint8_t> expand_label(const EVP_MD* md, const std::vector<std::
   std::unique_ptr<EVP_KDF_CTX, KdfFree> ctx(kdf ? EVP_KDF_CTX_new(kdf.get()) : nullptr);
   if (!ctx) throw std::runtime_error("TLS: OpenSSL has no HKDF");
   int mode = EVP_KDF_HKDF_MODE_EXPAND_ONLY;
-  std::string digest = EVP_MD_get0_name(md);
-  std::vector<std::uint8_t> key = secret;
-  const OSSL_PARAM params[] = {OSSL_PARAM_construct_int(OSSL_KDF_PARAM_MODE, &mode),
-                               OSSL_PARAM_construct_utf8_string(OSSL_KDF_PARAM_DIGEST, digest.data(), 0),
-                               OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_KEY, key.data(), key.size()),
-                               OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_INFO, info.data(), info.size()),
-                               OSSL_PARAM_construct_end()};
+  // OSSL_PARAM takes non-const pointers but only reads through them here: no copy of the secret.
+  const OSSL_PARAM params[] = {
+      OSSL_PARAM_construct_int(OSSL_KDF_PARAM_MODE, &mode),
+      OSSL_PARAM_construct_utf8_string(OSSL_KDF_PARAM_DIGEST, const_cast<char*>(EVP_MD_get0_name(md)), 0),
+      OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_KEY, const_cast<std::uint8_t*>(secret.data()), secret.size()),
+      OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_INFO, info.data(), info.size()), OSSL_PARAM_construct_end()};
   std::vector<std::uint8_t> out(n);
-  const bool ok = EVP_KDF_derive(ctx.get(), out.data(), n, params) == 1;
-  OPENSSL_cleanse(key.data(), key.size());
-  if (!ok) throw std::runtime_error("TLS: cannot derive the record keys");
+  if (EVP_KDF_derive(ctx.get(), out.data(), n, params) != 1)
+    throw std::runtime_error("TLS: cannot derive the record keys");
   return out;
 }
 

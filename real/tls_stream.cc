@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <boost/asio/ssl/error.hpp>
-#include <cctype>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -79,17 +78,20 @@ void TlsStream::on_keylog(const SSL* ssl, const char* line) {
                                     : label == "SERVER_TRAFFIC_SECRET_0" ? &t->server_secret_
                                                                          : nullptr;
   if (!into) return;
-  into->clear();
-  for (const char* p = hex + 1;
-       std::isxdigit(static_cast<unsigned char>(p[0])) && std::isxdigit(static_cast<unsigned char>(p[1])); p += 2)
-    into->push_back(std::uint8_t(std::stoi(std::string(p, 2), nullptr, 16)));
+  long n = 0;
+  std::unique_ptr<unsigned char, void (*)(unsigned char*)> bytes(OPENSSL_hexstr2buf(hex + 1, &n),
+                                                                 [](unsigned char* b) { OPENSSL_free(b); });
+  if (!bytes) return;  // no secret: the handshake's end then fails the stream
+  into->assign(bytes.get(), bytes.get() + n);
+  OPENSSL_cleanse(bytes.get(), std::size_t(n));
 }
 
 bool TlsStream::take_over_records() {
   if (client_secret_.empty() || server_secret_.empty()) return false;
   const SSL_CIPHER* suite = SSL_get_current_cipher(ssl_);
-  sealer_ = std::make_unique<TlsRecordCipher>(suite, client_ ? client_secret_ : server_secret_);
-  opener_ = std::make_unique<TlsRecordCipher>(suite, client_ ? server_secret_ : client_secret_);
+  const bool server = SSL_is_server(ssl_) == 1;
+  sealer_ = std::make_unique<TlsRecordCipher>(suite, server ? server_secret_ : client_secret_);
+  opener_ = std::make_unique<TlsRecordCipher>(suite, server ? client_secret_ : server_secret_);
   OPENSSL_cleanse(client_secret_.data(), client_secret_.size());
   OPENSSL_cleanse(server_secret_.data(), server_secret_.size());
   client_secret_.clear();
@@ -99,7 +101,7 @@ bool TlsStream::take_over_records() {
 }
 
 TlsStream::TlsStream(Socket s, asio::ssl::context& ctx, Role role)
-    : socket_(std::move(s)), ssl_(SSL_new(ctx.native_handle())), client_(role == Role::client) {
+    : socket_(std::move(s)), ssl_(SSL_new(ctx.native_handle())) {
   if (!ssl_) throw std::runtime_error("cannot create a TLS connection");
   if (SSL_CTX_get_keylog_callback(ctx.native_handle()) != &TlsStream::on_keylog) {
     SSL_free(ssl_);

@@ -68,9 +68,10 @@ class TlsStream : public std::enable_shared_from_this<TlsStream> {
  private:
   void handshake_step(OnDone done);
   void read_step(boost::asio::mutable_buffer into, OnBytes done);
-  // Reads ciphertext from the socket into the SSL's input, then calls next (or fails it).
+  // Reads ciphertext from the socket into rbuf_ (the handshake's input, then the records'),
+  // then calls next (or fails it).
   void fill(OnDone next);
-  // Calls done once everything the SSL has produced so far has been sent.
+  // Calls done once every byte in produced_ (handshake flights, sealed records) has been sent.
   void flush(OnDone done);
   void start_send();  // REQUIRES: no send in flight
   boost::system::error_code ssl_error(int ret) const;
@@ -85,9 +86,8 @@ class TlsStream : public std::enable_shared_from_this<TlsStream> {
   SSL* ssl_ = nullptr;
   Bytes rbuf_;  // ciphertext from the peer: [rpos_, rend_) not yet taken
   std::size_t rpos_ = 0, rend_ = 0;
-  Bytes produced_;  // ciphertext made (by the SSL or seal), not yet being sent
-  Bytes wbuf_;      // ciphertext being sent
-  bool client_;
+  Bytes produced_;                                           // ciphertext made (by the SSL or seal), not yet being sent
+  Bytes wbuf_;                                               // ciphertext being sent
   std::vector<std::uint8_t> client_secret_, server_secret_;  // until the handshake ends
   std::unique_ptr<TlsRecordCipher> sealer_, opener_;         // after it
   std::vector<std::uint8_t> pending_;              // an opened record's content the caller had no room for ...
