@@ -23,6 +23,7 @@ import html
 import json
 import math
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -47,54 +48,162 @@ class ClaimsError(Exception):
 
 
 CHECK_KEYS = {"what", "ratio", "difference", "value", "field", "at_equal_samples", "published", "at_least", "at_most"}
+CLAIM_KEYS = {"id", "claim", "setting", "notes", "checks"}
+TOP_KEYS = {"$schema", "name", "description", "seeds", "rows", "claims"}
+ROW_KEYS = {"scenario", "sets"}
+DERIVED_FIELDS = {"min_dc_compute_busy", "steps_per_wan_sync"}
+ID_PATTERN = re.compile(r"^[a-z0-9-]+$")
+
+
+def summary_fields():
+    """Every numeric field of summary.json by dotted path ('metrics.*.final' style paths keep their
+    names: a part the schema leaves open, such as a metric's or a stream's name, matches any name),
+    read off analysis/schemas/summary.schema.json."""
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "schemas", "summary.schema.json")) as f:
+        schema = json.load(f)
+    out = []
+
+    def walk(node, path):
+        t = node.get("type")
+        types = t if isinstance(t, list) else [t]
+        if "number" in types or "integer" in types:
+            out.append(path)
+        for k, sub in node.get("properties", {}).items():
+            walk(sub, f"{path}.{k}" if path else k)
+        extra = node.get("additionalProperties")
+        if isinstance(extra, dict):
+            walk(extra, f"{path}.*" if path else "*")
+
+    walk(schema, "")
+    return out
+
+
+def numeric_field(name):
+    """Whether a check may name `name`: a numeric summary field, or a derived one."""
+    if name in DERIVED_FIELDS:
+        return True
+    parts = name.split(".")
+    for f in summary_fields():
+        fp = f.split(".")
+        if len(fp) == len(parts) and all(a == "*" or a == b for a, b in zip(fp, parts)):
+            return True
+    return False
+
+
+def is_number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
 
 def load(path):
-    """The claims file, checked: every check names rows that exist, every row a scenario that exists."""
+    """The claims file, checked as a scenario is (scenarios/claims.schema.json): every error names
+    the file, the JSON path and what was expected; every check names rows that exist and a numeric
+    field, every row a scenario that exists, every claim id is a plain name (it names files)."""
     try:
         with open(path) as f:
             c = json.load(f)
     except OSError as e:
         raise ClaimsError(f"{path}: cannot read ({e.strerror})")
-    except json.JSONDecodeError as e:
-        raise ClaimsError(f"{path}: malformed JSON ({e.msg} at line {e.lineno})")
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise ClaimsError(f"{path}: malformed JSON ({getattr(e, 'msg', e)}"
+                          f"{f' at line {e.lineno}' if hasattr(e, 'lineno') else ''})")
+    if not isinstance(c, dict):
+        raise ClaimsError(f"{path}: /: expected an object with rows and claims")
+
+    def no_unknown(obj, keys, where):
+        unknown = sorted(set(obj) - keys)
+        if unknown:
+            raise ClaimsError(f"{path}: {where}/{unknown[0]}: unknown key (valid here: {', '.join(sorted(keys))})")
+
+    def string(obj, key, where, required=False):
+        if key not in obj:
+            if required:
+                raise ClaimsError(f"{path}: {where}/{key}: missing (expected a string)")
+            return
+        if not isinstance(obj[key], str):
+            raise ClaimsError(f"{path}: {where}/{key}: expected a string, got {json.dumps(obj[key])[:40]}")
+
+    no_unknown(c, TOP_KEYS, "")
+    string(c, "name", "")
+    string(c, "description", "")
     base = os.path.dirname(os.path.abspath(path))
     if not isinstance(c.get("rows"), dict) or not c["rows"]:
         raise ClaimsError(f"{path}: /rows: expected an object of named rows")
     for name, r in c["rows"].items():
+        if not re.match(r"^[A-Za-z0-9._-]+$", name) or name in (".", ".."):
+            raise ClaimsError(f"{path}: /rows/{name}: a row's name must be letters, digits, '.', '-' and '_' (it "
+                              f"names a directory under --out)")
         if not isinstance(r, dict) or not isinstance(r.get("scenario"), str):
             raise ClaimsError(f"{path}: /rows/{name}/scenario: expected a scenario file name")
+        no_unknown(r, ROW_KEYS, f"/rows/{name}")
         r["scenario"] = os.path.normpath(os.path.join(base, r["scenario"]))
-        if not os.path.exists(r["scenario"]):
+        if not os.path.isfile(r["scenario"]):
             raise ClaimsError(f"{path}: /rows/{name}/scenario: no such file {r['scenario']}")
-        if not all(isinstance(s, str) and "=" in s for s in r.get("sets", [])):
+        sets = r.get("sets", [])
+        if not isinstance(sets, list) or not all(isinstance(s, str) and "=" in s for s in sets):
             raise ClaimsError(f"{path}: /rows/{name}/sets: expected [\"path=value\", ...]")
     if not isinstance(c.get("claims"), list) or not c["claims"]:
         raise ClaimsError(f"{path}: /claims: expected a list of claims")
+    ids = set()
     for i, cl in enumerate(c["claims"]):
-        for key in ("id", "claim", "checks"):
-            if key not in cl:
-                raise ClaimsError(f"{path}: /claims/{i}/{key}: missing")
+        where = f"/claims/{i}"
+        if not isinstance(cl, dict):
+            raise ClaimsError(f"{path}: {where}: expected an object with id, claim and checks")
+        no_unknown(cl, CLAIM_KEYS, where)
+        for key in ("id", "claim"):
+            string(cl, key, where, required=True)
+        for key in ("setting", "notes"):
+            string(cl, key, where)
+        if not ID_PATTERN.match(cl["id"]):
+            raise ClaimsError(f"{path}: {where}/id: expected lower-case letters, digits and '-' (it names the "
+                              f"claim's plot file), got {json.dumps(cl['id'])}")
+        if cl["id"] in ids:
+            raise ClaimsError(f"{path}: {where}/id: '{cl['id']}' is already the id of another claim")
+        ids.add(cl["id"])
+        if not isinstance(cl.get("checks"), list) or not cl["checks"]:
+            raise ClaimsError(f"{path}: {where}/checks: expected a list of checks")
         for j, ch in enumerate(cl["checks"]):
-            where = f"{path}: /claims/{i}/checks/{j}"
-            unknown = sorted(set(ch) - CHECK_KEYS)
-            if unknown:
-                raise ClaimsError(f"{where}/{unknown[0]}: unknown key (valid here: {', '.join(sorted(CHECK_KEYS))})")
+            at = f"{where}/checks/{j}"
+            if not isinstance(ch, dict):
+                raise ClaimsError(f"{path}: {at}: expected an object")
+            no_unknown(ch, CHECK_KEYS, at)
+            string(ch, "what", at, required=True)
+            string(ch, "published", at)
             kinds = [k for k in ("ratio", "difference", "value") if k in ch]
             if len(kinds) != 1:
-                raise ClaimsError(f"{where}: expected exactly one of ratio, difference, value")
-            rows = ch[kinds[0]] if kinds[0] != "value" else [ch["value"]]
-            if kinds[0] != "value" and (not isinstance(rows, list) or len(rows) != 2):
-                raise ClaimsError(f"{where}/{kinds[0]}: expected [row, row]")
+                raise ClaimsError(f"{path}: {at}: expected exactly one of ratio, difference, value")
+            if kinds[0] == "value":
+                string(ch, "value", at)
+                rows = [ch["value"]]
+            else:
+                rows = ch[kinds[0]]
+                if not isinstance(rows, list) or len(rows) != 2 or not all(isinstance(r, str) for r in rows):
+                    raise ClaimsError(f"{path}: {at}/{kinds[0]}: expected [row, row]")
             for r in rows:
                 if r not in c["rows"]:
-                    raise ClaimsError(f"{where}/{kinds[0]}: no row named '{r}' in /rows")
+                    raise ClaimsError(f"{path}: {at}/{kinds[0]}: no row named '{r}' in /rows")
             if "at_least" not in ch and "at_most" not in ch:
-                raise ClaimsError(f"{where}: expected at_least and/or at_most")
-            if "field" not in ch:
-                raise ClaimsError(f"{where}/field: missing")
+                raise ClaimsError(f"{path}: {at}: expected at_least and/or at_most")
+            for key in ("at_least", "at_most"):
+                if key in ch and not is_number(ch[key]):
+                    raise ClaimsError(f"{path}: {at}/{key}: expected a number, got {json.dumps(ch[key])[:40]}")
+            if "at_least" in ch and "at_most" in ch and ch["at_least"] > ch["at_most"]:
+                raise ClaimsError(f"{path}: {at}: at_least {ch['at_least']:g} is above at_most {ch['at_most']:g}: "
+                                  f"no value can hold")
+            if "at_equal_samples" in ch and not isinstance(ch["at_equal_samples"], bool):
+                raise ClaimsError(f"{path}: {at}/at_equal_samples: expected true or false")
+            string(ch, "field", at, required=True)
+            if ch.get("at_equal_samples"):
+                if not re.match(r"^[a-z0-9_]+$", ch["field"]):
+                    raise ClaimsError(f"{path}: {at}/field: expected a timeline metric's name (test_accuracy, "
+                                      f"test_loss, ...), got '{ch['field']}'")
+            elif not numeric_field(ch["field"]):
+                raise ClaimsError(f"{path}: {at}/field: '{ch['field']}' is not a numeric field of summary.json "
+                                  f"(analysis/schemas/summary.schema.json: time_to_target_s, rounds, bytes.wan, "
+                                  f"metrics.values.test_accuracy.final, compression.wan_push.ratio, ...; or "
+                                  f"{', '.join(sorted(DERIVED_FIELDS))})")
     seeds = c.get("seeds", [1])
-    if not seeds or not all(isinstance(s, int) and s >= 0 for s in seeds):
+    if not isinstance(seeds, list) or not seeds or not all(isinstance(s, int) and not isinstance(s, bool) and s >= 0
+                                                            for s in seeds):
         raise ClaimsError(f"{path}: /seeds: expected a list of non-negative integers")
     return c
 
@@ -114,7 +223,9 @@ def run(args):
     try:
         seeds = [int(s) for s in args.seeds.split(",")] if args.seeds else c.get("seeds", [1])
     except ValueError:
-        raise ClaimsError(f"--seeds: expected comma-separated integers, got '{args.seeds}'") from None
+        seeds = None
+    if seeds is None or any(s < 0 for s in seeds) or len(set(seeds)) != len(seeds):
+        raise ClaimsError(f"--seeds: expected distinct comma-separated non-negative integers, got '{args.seeds}'")
     c["seeds"] = seeds
     c["source"] = os.path.relpath(args.file)
     for name, r in c["rows"].items():  # every row's overrides checked before any run starts
@@ -237,6 +348,9 @@ def evaluate(check, runs, seeds, out):
             vs = [field(runs[r][s], check["field"]) for r in rows]
         if any(v is None for v in vs):
             continue
+        if not all(is_number(v) for v in vs):
+            raise ClaimsError(f"check '{check.get('what', '')}': field '{check['field']}' is not a number in every "
+                              f"run (got {', '.join(json.dumps(v)[:20] for v in vs)})")
         if kind == "ratio":
             if vs[1] != 0:
                 values[s] = vs[0] / vs[1]
@@ -246,7 +360,11 @@ def evaluate(check, runs, seeds, out):
             values[s] = vs[0]
     res = {"kind": kind, "rows": rows, "values": values, "n": len(values), "of": len(seeds)}
     if not values:
-        res.update(mean=None, half=None, verdict="not reproduced (no seed has a value)")
+        ran = [s for s in seeds if all(s in runs.get(r, {}) for r in rows)]
+        absent = ran and not check.get("at_equal_samples") and all(
+            field(runs[r][s], check["field"]) is None for s in ran for r in rows)
+        why = f"no run has the field '{check['field']}'" if absent else "no seed has a value"
+        res.update(mean=None, half=None, verdict=f"not reproduced ({why})")
         return res
     m, h = interval(list(values.values()))
     lo, hi = (m - h, m + h) if h is not None else (m, m)
@@ -353,6 +471,8 @@ def render(out):
     total = 0
     for cl in c["claims"]:
         results = [evaluate(ch, runs, seeds, out) for ch in cl["checks"]]
+        if not isinstance(cl.get("id"), str) or not ID_PATTERN.match(cl["id"]):  # an edited claims.json
+            raise ClaimsError(f"{out}/claims.json: a claim id is not a plain name: {json.dumps(cl.get('id'))}")
         png = os.path.join(out, "claims", f"{cl['id']}.png")
         plot(cl, results, seeds, out, png)
         rows_md = []
@@ -436,10 +556,19 @@ def main():
             sys.exit(run(a))
         if not os.path.exists(os.path.join(a.dir, "claims.json")):
             raise ClaimsError(f"{a.dir}: no claims.json (not a claims run)")
-        render(a.dir)
+        try:
+            render(a.dir)
+        except (KeyError, TypeError, ValueError, IndexError) as e:  # an edited or foreign claims.json
+            raise ClaimsError(f"{a.dir}/claims.json: not a claims run's file ({type(e).__name__}: {e})") from None
     except ClaimsError as e:
         sys.stderr.write(f"error: {e}\n")
         sys.exit(2)
+    except KeyboardInterrupt:
+        sys.stderr.write("error: interrupted; finished runs are kept (a rerun resumes)\n")
+        sys.exit(130)
+    except Exception as e:  # never a traceback at a user: what failed, in one line
+        sys.stderr.write(f"error: geotrain claims failed: {type(e).__name__}: {e}\n")
+        sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -334,7 +334,8 @@ def main():
         if isinstance(e, (KeyError, TypeError)):  # a field of the wrong shape
             what = f"{d}: not a geotrain summary ({type(e).__name__}: {e})"
         sys.stderr.write(f"error: {what}\n")
-        sys.exit(1)
+        # What the directory holds is the user's input (exit 2); anything else failed here (exit 1).
+        sys.exit(2 if isinstance(e, (KeyError, TypeError, ValueError, OSError)) else 1)
     shutil.rmtree(out, ignore_errors=True)
     os.replace(tmp, out)
     print(f"{len(runs)} run(s): {out}/index.html and {n} PNGs")

@@ -11,11 +11,13 @@
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "cli/commands.h"
 #include "cli/guarded.h"
 #include "core/atomic_file.h"
 #include "core/config/json_reader.h"
+#include "core/learners/profile_file.h"
 
 namespace geotrain::cli {
 
@@ -61,6 +63,33 @@ double product(const Shape& s, std::size_t from = 0) {
   return p;
 }
 
+// Each initializer as a profile's loader would take it (a name of its own, known
+// positive dimensions, a size a block can stand for), named by its ONNX path.
+void check_initializers(const std::string& path, const onnx::GraphProto& g) {
+  if (g.initializer_size() == 0)
+    throw ConfigError(path, "graph.initializer",
+                      "the model has no parameters (initializers): a profile needs the tensors that travel");
+  std::set<std::string> names;
+  for (int i = 0; i < g.initializer_size(); ++i) {
+    const onnx::TensorProto& t = g.initializer(i);
+    const std::string where = "graph.initializer[" + std::to_string(i) + "] \"" + t.name() + "\"";
+    const char* dt = dtype_name(t.data_type());
+    if (!dt) throw ConfigError(path, where, "has a data type a profile cannot carry");
+    if (t.name().empty()) throw ConfigError(path, where, "has no name");
+    if (!names.insert(t.name()).second) throw ConfigError(path, where, "has the name of an earlier initializer");
+    double elements = 1;
+    for (int d = 0; d < t.dims_size(); ++d) {
+      if (t.dims(d) < 1)
+        throw ConfigError(path, where + ".dims[" + std::to_string(d) + "]",
+                          "is " + std::to_string(t.dims(d)) + ": an initializer's dimensions are known and positive");
+      elements *= double(t.dims(d));
+    }
+    if (elements * dtype_bytes(dt) / 4 > 4294967295.0)
+      throw ConfigError(path, where + ".dims",
+                        "holds more than 4,294,967,295 float32-sized elements: a profile's tensor must be split");
+  }
+}
+
 nlohmann::json profile_of(const std::string& path, const std::string& name) {
   onnx::ModelProto m;
   {
@@ -68,6 +97,7 @@ nlohmann::json profile_of(const std::string& path, const std::string& name) {
     if (!in) throw ConfigError(path, "", "cannot read the file");
     if (!m.ParseFromIstream(&in)) throw ConfigError(path, "", "not an ONNX model (protobuf ModelProto)");
   }
+  check_initializers(path, m.graph());
   try {
     onnx::shape_inference::InferShapes(m);
   } catch (const std::exception& e) {
@@ -80,9 +110,9 @@ nlohmann::json profile_of(const std::string& path, const std::string& name) {
   for (const auto& v : g.output()) shapes[v.name()] = shape_of(v.type());
   nlohmann::json tensors = nlohmann::json::array();
   std::map<std::string, bool> is_param;
-  for (const auto& t : g.initializer()) {
+  for (int i = 0; i < g.initializer_size(); ++i) {
+    const onnx::TensorProto& t = g.initializer(i);
     const char* dt = dtype_name(t.data_type());
-    if (!dt) throw ConfigError(path, "", "initializer " + t.name() + " has a data type a profile cannot carry");
     Shape s(t.dims().begin(), t.dims().end());
     shapes[t.name()] = s;
     is_param[t.name()] = true;
@@ -115,10 +145,14 @@ nlohmann::json profile_of(const std::string& path, const std::string& name) {
       macs += product(y) * (a.empty() ? 0 : double(std::max<std::int64_t>(a.back(), 1)));
     }
   }
-  return {{"name", name},
-          {"description", "imported from " + path + " by geotrain profile (Conv, Gemm and MatMul counted)"},
-          {"forward_flops_per_sample", 2 * macs / batch},
-          {"tensors", tensors}};
+  nlohmann::json profile = {
+      {"name", name},
+      {"description", "imported from " + path + " by geotrain profile (Conv, Gemm and MatMul counted)"},
+      {"forward_flops_per_sample", 2 * macs / batch},
+      {"tensors", tensors}};
+  // What loading it would refuse is refused here, before anything is written (the model's size, say).
+  profile_from_json(profile, path + " (as a profile)");
+  return profile;
 }
 
 }  // namespace

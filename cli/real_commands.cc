@@ -54,11 +54,14 @@ void add_launch(CLI::App& app) {
   c->add_flag("--no-wan-emulation", a->no_wan, "Connect nodes directly (plain loopback everywhere)");
   c->add_option("--timeout", a->timeout, "Kill everything after this many seconds (0 = none)")
       ->check(CLI::Range(0.0, 1e9));
-  c->add_option("--kill-node", a->kill_node,
-                "Fault injection: SIGKILL this node id mid-run (0 = global server; a wrong id lists them)")
-      ->check(CLI::Range(0.0, 1e9));
-  c->add_option("--kill-after", a->kill_after, "... this many seconds after launch")->check(CLI::Range(0.0, 1e9));
-  c->add_flag("--restart", a->restart, "... and start it again afterwards");
+  CLI::Option* kill_node =
+      c->add_option("--kill-node", a->kill_node,
+                    "Fault injection: SIGKILL this node id mid-run (0 = global server; a wrong id lists them)")
+          ->check(CLI::Range(0.0, 1e9));
+  c->add_option("--kill-after", a->kill_after, "... this many seconds after launch")
+      ->check(CLI::Range(0.0, 1e9))
+      ->needs(kill_node);
+  c->add_flag("--restart", a->restart, "... and start it again afterwards")->needs(kill_node);
   c->add_option("--restart-after", a->restart_after,
                 "A restarted node starts again this many seconds after the kill (1)")
       ->check(CLI::Range(0.0, 1e9));

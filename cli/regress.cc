@@ -95,6 +95,9 @@ json make_expectation(const json& summary, const json& previous) {
 }
 
 int run_regress(const RegressOptions& opt) {
+  std::error_code ec;
+  if (!fs::is_directory(opt.dir, ec))
+    throw ConfigError(opt.dir, "", fs::exists(opt.dir, ec) ? "--dir: not a directory" : "--dir: no such directory");
   std::vector<fs::path> scenarios;
   for (const auto& e : fs::directory_iterator(opt.dir)) {
     const std::string n = e.path().filename().string();

@@ -32,7 +32,7 @@ void add_sweep(CLI::App& app) {
       "Example: geotrain sweep examples/sweeps/arch-bandwidth.json --out out/sweep -j 2");
   c->add_option("sweep", a->file, "Sweep JSON file (schema: scenarios/sweep.schema.json)")->required();
   c->add_option("--out,-o", a->out, "Output directory")->required();
-  c->add_option("-j,--jobs", a->jobs, "Points run at once (1)")->check(CLI::PositiveNumber);
+  c->add_option("-j,--jobs", a->jobs, "Points run at once (1)")->check(CLI::Range(1, 1024));
   c->add_option("--shard", a->shard, "i/n: run only this shard of the points (0/1)");
   c->add_flag("--quiet,-q", a->quiet, "No progress lines");
   c->callback([a] {

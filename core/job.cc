@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "core/config/json_reader.h"
 #include "core/data/dataset_registry.h"
 #include "core/dgt/dgt_node.h"
 #include "core/numeric_environment.h"
@@ -15,6 +16,7 @@
 #include "core/roles/worker.h"
 #include "core/sched/sched_node.h"
 #include "core/shard/shard_node.h"
+#include "core/wire.h"
 
 namespace geotrain {
 
@@ -59,13 +61,34 @@ std::unique_ptr<Actor> make_role(Runtime& rt, const NodeSpec& n, const RoleConte
 }
 }  // namespace
 
+namespace {
+// A part of the scenario that only the loaded data can judge (k above the samples,
+// steps that do not divide the features, a file that is not what it should be):
+// an input error naming the scenario and its section, as the loader's are.
+template <class Fn>
+auto input_checked(const Scenario& sc, const char* pointer, Fn fn) -> decltype(fn()) {
+  try {
+    return fn();
+  } catch (const ConfigError&) {
+    throw;
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(sc.file, pointer, e.what());
+  } catch (const std::runtime_error& e) {
+    throw ConfigError(sc.file, pointer, e.what());
+  }
+}
+}  // namespace
+
 TrainingJob::TrainingJob(const Scenario& sc)
     : sc_(sc),
       dep_(plan_deployment(sc)),
-      data_(load_dataset(sc.dataset, sc.seed)),
-      learner_(make_learner(sc.model, data_)),
-      shards_(partition(data_.train, sc.partition, workers_per_dc(sc.topology), sc.seed)),
+      data_(input_checked(sc, "/dataset", [&] { return load_dataset(sc.dataset, sc.seed); })),
+      learner_(input_checked(sc, "/model", [&] { return make_learner(sc.model, data_); })),
+      shards_(
+          input_checked(sc, "/partition",
+                        [&] { return partition(data_.train, sc.partition, workers_per_dc(sc.topology), sc.seed); })),
       initial_(learner_->init(sc.seed)),
+      footprint_(learner_->footprint(initial_, data_.train.x.cols())),
       compute_(sc.topology, sc.compute, dep_),
       dc_of_(std::make_shared<const std::vector<int>>([this] {
         std::vector<int> v;
@@ -82,6 +105,25 @@ TrainingJob::TrainingJob(const Scenario& sc)
     shard_initial_[std::size_t(s.server)].push_back(
         {s.key, b.values.segment(Eigen::Index(s.offset), Eigen::Index(s.count))});
   }
+}
+
+namespace {
+std::uint64_t message_bytes(std::uint64_t floats, std::uint64_t blocks) {
+  return kMessageHeaderBytes + kPayloadHeaderBytes + blocks * (kBlockHeaderBytes + kCodedHeaderBytes) +
+         2 * sizeof(float) * floats;
+}
+}  // namespace
+
+std::uint64_t TrainingJob::max_message_bytes() const {
+  return message_bytes(std::max(footprint_.update_floats, footprint_.model_floats),
+                       std::max(footprint_.update_blocks, footprint_.model_blocks));
+}
+
+std::uint64_t TrainingJob::expected_message_bytes() const {
+  const LearnerFootprint& f = footprint_;
+  return message_bytes(std::max(f.expected_update_floats ? f.expected_update_floats : f.update_floats,
+                                f.expected_model_floats ? f.expected_model_floats : f.model_floats),
+                       std::max(f.update_blocks, f.model_blocks));
 }
 
 std::uint64_t TrainingJob::dense_model_bytes() const {

@@ -40,6 +40,15 @@ class TrainingJob {
   const ParamSet& initial_params() const { return initial_; }
   // What the whole model costs on the wire as one dense push or pull.
   std::uint64_t dense_model_bytes() const;
+  // What the learner holds and sends beyond the initial model (Learner::footprint).
+  const LearnerFootprint& footprint() const { return footprint_; }
+  // The largest message any role of this job sends: its largest update or model,
+  // every entry coded at a codec's worst (an index beside each value), every
+  // block with a header. Real mode's frame limit for authenticated peers (within its cap).
+  std::uint64_t max_message_bytes() const;
+  // The same from the sizes a run can be expected to reach (LearnerFootprint's
+  // expected_*): a job is refused up front only when these cannot fit a frame.
+  std::uint64_t expected_message_bytes() const;
 
   // `monitor`, `tracer` and `checkpoints` may be null. The actor keeps references to rt and this job.
   std::unique_ptr<Actor> make_actor(NodeId id, Runtime& rt, RunMonitor* monitor, Tracer* tracer,
@@ -53,6 +62,7 @@ class TrainingJob {
   std::unique_ptr<Learner> learner_;
   std::vector<std::vector<int>> shards_;
   ParamSet initial_;
+  LearnerFootprint footprint_;
   ComputeModel compute_;
   // MultiGPS (more than one global server): the placement and each server's part of initial_.
   std::unique_ptr<ShardMap> shard_map_;

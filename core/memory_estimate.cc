@@ -1,5 +1,6 @@
 #include "core/memory_estimate.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <iomanip>
@@ -18,10 +19,23 @@ constexpr double kPacketNodeBytes = 45e3, kPacketLinkBytes = 45e3;
 constexpr double kProcessBytes = 40e6;
 constexpr double kWorkerCopies = 2, kServerCopies = 4;
 
+// The model at its largest over the run (a forest grows), and the largest update.
 double model_bytes(const TrainingJob& job) {
   double floats = 0;
   for (const auto& b : job.initial_params()) floats += double(b.values.size());
-  return 4 * floats;
+  const LearnerFootprint& f = job.footprint();
+  return 4 * std::max(floats, double(f.expected_model_floats ? f.expected_model_floats : f.model_floats));
+}
+double update_bytes(const TrainingJob& job) {
+  const LearnerFootprint& f = job.footprint();
+  return 4 * double(f.expected_update_floats ? f.expected_update_floats : f.update_floats);
+}
+
+// The learner's own working memory (Learner::footprint): its tables once per
+// process, its caches per training row the workers of `share` of the data hold.
+double learner_bytes(const TrainingJob& job, double share) {
+  const LearnerFootprint& f = job.footprint();
+  return double(f.fixed_bytes) + share * double(f.per_row_bytes) * double(job.data().train.x.cols());
 }
 
 double data_bytes(const TrainingJob& job) {
@@ -43,11 +57,15 @@ std::string mb(double bytes) {
 
 struct Counts {
   double workers = 0, servers = 0, links = 0;
+  double children = 0;  // of every server: a round's pushes a server holds until it merges them
 };
 
 Counts counts(const TrainingJob& job) {
   Counts c;
-  for (const auto& n : job.deployment().nodes) (n.role == Role::kWorker ? c.workers : c.servers) += 1;
+  for (const auto& n : job.deployment().nodes) {
+    (n.role == Role::kWorker ? c.workers : c.servers) += 1;
+    if (n.role != Role::kWorker) c.children += double(n.children.size());
+  }
   c.links = double(job.scenario().topology.wan.size());
   return c;
 }
@@ -56,38 +74,51 @@ Counts counts(const TrainingJob& job) {
 
 MemoryEstimate estimate_sim_memory(const TrainingJob& job, bool packet_level) {
   const Counts c = counts(job);
-  const double m = model_bytes(job), node = packet_level ? kPacketNodeBytes : kFlowNodeBytes,
+  const double m = model_bytes(job), u = update_bytes(job), node = packet_level ? kPacketNodeBytes : kFlowNodeBytes,
                link = packet_level ? kPacketLinkBytes : kFlowLinkBytes;
-  const double workers = c.workers * (kWorkerCopies * m + node), servers = c.servers * (kServerCopies * m + node),
-               links = c.links * link, fixed = kProcessBytes + data_bytes(job);
+  const double worker = kWorkerCopies * m + u + node;
+  const double workers = c.workers * worker, servers = c.servers * (kServerCopies * m + u + node) + c.children * u,
+               links = c.links * link, learner = learner_bytes(job, 1.0), fixed = kProcessBytes + data_bytes(job);
   MemoryEstimate e;
-  e.bytes = std::uint64_t(workers + servers + links + fixed);
+  e.bytes = std::uint64_t(workers + servers + links + learner + fixed);
   e.packet_level = packet_level;
   std::ostringstream o;
-  o << std::uint64_t(c.workers) << " workers x " << mb(kWorkerCopies * m + node) << " + " << std::uint64_t(c.servers)
-    << " servers x " << mb(kServerCopies * m + node) << " + " << std::uint64_t(c.links) << " WAN links x " << mb(link)
-    << " + the data set and the process, " << mb(fixed);
+  o << std::uint64_t(c.workers) << " workers x " << mb(worker) << " + " << std::uint64_t(c.servers) << " servers x "
+    << mb(kServerCopies * m + u + node) << " + their children's pushes, " << mb(c.children * u) << " + "
+    << std::uint64_t(c.links) << " WAN links x " << mb(link);
+  if (learner > 0) o << " + the learner's tables and per-row caches, " << mb(learner);
+  o << " + the data set and the process, " << mb(fixed);
   e.breakdown = o.str();
   return e;
 }
 
 MemoryEstimate estimate_launch_memory(const TrainingJob& job) {
   const Counts c = counts(job);
-  const double m = model_bytes(job), per_process = kProcessBytes + data_bytes(job);
-  const double workers = c.workers * (per_process + kWorkerCopies * m),
-               servers = c.servers * (per_process + kServerCopies * m);
+  const double m = model_bytes(job), u = update_bytes(job), per_process = kProcessBytes + data_bytes(job);
+  const double share = c.workers > 0 ? 1.0 / c.workers : 0.0;  // a worker's process caches its own rows only
+  const double workers = c.workers * (per_process + kWorkerCopies * m + u + learner_bytes(job, share)),
+               servers = c.servers * (per_process + kServerCopies * m + u + double(job.footprint().fixed_bytes)) +
+                         c.children * u;
   MemoryEstimate e;
   e.bytes = std::uint64_t(workers + servers);
   std::ostringstream o;
   o << std::uint64_t(c.workers + c.servers) << " processes, each with the data set (" << mb(data_bytes(job)) << ") and "
     << mb(kProcessBytes) << " of its own, workers holding " << kWorkerCopies << " and servers " << kServerCopies
-    << " copies of the model (" << mb(m) << " each)";
+    << " copies of the model (" << mb(m) << " each) and updates of " << mb(u) << " (a server one per child)";
+  if (learner_bytes(job, share) > 0) o << ", each worker the learner's own " << mb(learner_bytes(job, share));
   e.breakdown = o.str();
   return e;
 }
 
 std::uint64_t memory_limit_bytes() {
-  if (const char* v = std::getenv("GEOTRAIN_MEMORY_LIMIT_MB")) return std::uint64_t(std::atof(v) * 1e6);
+  if (const char* v = std::getenv("GEOTRAIN_MEMORY_LIMIT_MB")) {
+    char* end = nullptr;
+    const double mb = std::strtod(v, &end);
+    if (end == v || *end != 0 || !(mb > 0) || mb > 1e12)
+      throw ConfigError("GEOTRAIN_MEMORY_LIMIT_MB", "",
+                        std::string("expected a positive number of megabytes, got \"") + v + "\"");
+    return std::uint64_t(mb * 1e6);
+  }
   std::ifstream in("/proc/meminfo");
   std::string key;
   std::uint64_t kb = 0;

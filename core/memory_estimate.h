@@ -3,7 +3,9 @@
 // instead of being killed by the kernel halfway. The coefficients are measured
 // (docs/faults.md, "Limits"): per worker two copies of the model, per server
 // four, per node and per WAN link the runtime's own state, and the data set
-// once per process.
+// once per process; and what the learner declares (Learner::footprint): its
+// largest update once per node and once per child a server merges, the model
+// at its largest, its tables and per-row caches.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -26,7 +28,8 @@ MemoryEstimate estimate_launch_memory(const TrainingJob& job);
 
 // What a run may use: GEOTRAIN_MEMORY_LIMIT_MB when set, else 80% of the
 // memory the kernel reports available (/proc/meminfo MemAvailable); 0 when
-// neither is known (no check).
+// neither is known (no check). A GEOTRAIN_MEMORY_LIMIT_MB that is not a
+// positive number is refused (ConfigError), never read as "no limit".
 std::uint64_t memory_limit_bytes();
 
 // Throws ConfigError(`file`, "", ...) naming the estimate, its breakdown and

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iomanip>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 
@@ -125,8 +126,9 @@ TimelineRow timeline_row_from_json(const nlohmann::json& j) {
   TimelineRow r;
   r.time_s = j.at("time_s");
   r.round = j.at("round");
-  r.metrics = j.at("metrics").get<std::vector<double>>();
-  r.loss = j.at("loss");
+  for (const auto& m : j.at("metrics"))  // a metric not computable yet (NaN) is written as null
+    r.metrics.push_back(m.is_null() ? std::numeric_limits<double>::quiet_NaN() : m.get<double>());
+  r.loss = j.at("loss").is_null() ? std::numeric_limits<double>::quiet_NaN() : j.at("loss").get<double>();
   r.net.wan_bytes = j.at("wan_bytes");
   r.net.lan_bytes = j.at("lan_bytes");
   r.samples = j.value("samples", std::int64_t(-1));

@@ -77,15 +77,37 @@ const FrameWriter::Spans& FrameWriter::next() {
   return out_;
 }
 
+const char* frame_type_name(FrameType t) {
+  switch (t) {
+    case FrameType::kMessage: return "message";
+    case FrameType::kChallenge: return "challenge";
+    case FrameType::kResponse: return "auth response";
+    case FrameType::kAccept: return "accept";
+    case FrameType::kReady: return "ready";
+    case FrameType::kGo: return "go";
+    case FrameType::kShutdown: return "shutdown";
+    case FrameType::kHeartbeat: return "heartbeat";
+    case FrameType::kFragment: return "fragment";
+    case FrameType::kRefused: return "refused";
+  }
+  return "unknown";
+}
+
+OversizeFrame::OversizeFrame(FrameType t, std::uint64_t n, std::uint64_t max)
+    : FrameError(std::string(frame_type_name(t)) + " frame of " + std::to_string(n) + " bytes exceeds the limit of " +
+                 std::to_string(max)),
+      type(t),
+      size(n),
+      limit(max) {}
+
 void FrameDecoder::header_complete() {
   if (load_raw<std::uint32_t>(header_) != kFrameMagic) throw FrameError("bad frame magic");
   if (header_[4] != kFrameVersion) throw FrameError("unsupported frame version " + std::to_string(header_[4]));
   if (!known_type(header_[5])) throw FrameError("unknown frame type " + std::to_string(header_[5]));
   if (load_raw<std::uint16_t>(header_ + 6) != 0) throw FrameError("reserved header bits set");
   want_ = load_raw<std::uint32_t>(header_ + 8);
-  if (want_ > max_body_)
-    throw FrameError("frame of " + std::to_string(want_) + " bytes exceeds the limit of " + std::to_string(max_body_));
   type_ = FrameType(header_[5]);
+  if (want_ > max_body_) throw OversizeFrame(type_, want_, max_body_);
   running_crc_ = 0;
   got_ = 0;
   body_.clear();

@@ -50,6 +50,14 @@ class FrameError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+// A well-formed header announcing a body above the decoder's limit.
+class OversizeFrame : public FrameError {
+ public:
+  OversizeFrame(FrameType type, std::uint64_t size, std::uint64_t limit);
+  FrameType type;
+  std::uint64_t size, limit;
+};
+const char* frame_type_name(FrameType t);
 
 // Header for a body of `n` bytes, and the trailer for a body whose CRC-32C is `crc`.
 std::vector<std::uint8_t> frame_header(FrameType t, std::size_t n);

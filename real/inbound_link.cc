@@ -87,6 +87,14 @@ void InboundLink::read() {
                                decoder_.commit(n, [this](Frame&& f) {
                                  if (!closed_) on_frame(std::move(f));
                                });
+                             } catch (const OversizeFrame& of) {
+                               // Authenticated, it is one of the job's own nodes: its message is larger than
+                               // the job allows (a learner that sends more than it declares). Fatal, not noise.
+                               if (peer_ >= 0)
+                                 fatal_ = "sent a " + std::string(frame_type_name(of.type)) + " frame of " +
+                                          std::to_string(of.size) + " bytes, above the job's limit of " +
+                                          std::to_string(of.limit) + " bytes for an authenticated peer";
+                               return close(std::string("malformed frame: ") + of.what());
                              } catch (const FrameError& fe) {
                                return close(std::string("malformed frame: ") + fe.what());
                              }

@@ -32,6 +32,9 @@ class InboundLink : public std::enable_shared_from_this<InboundLink> {
   void close(const std::string& why);
   std::int32_t peer() const { return peer_; }
   bool authenticated() const { return peer_ >= 0; }
+  // Set (before the close callback) when the authenticated peer broke the job's
+  // own limits, which no retry can fix: what it sent and the limit.
+  const std::string& fatal() const { return fatal_; }
 
  private:
   void read();
@@ -50,6 +53,7 @@ class InboundLink : public std::enable_shared_from_this<InboundLink> {
   Bytes nonce_;
   std::int32_t peer_ = -1;  // known once authenticated
   bool closed_ = false;
+  std::string fatal_;
 };
 
 }  // namespace geotrain::real

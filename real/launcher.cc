@@ -142,6 +142,7 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
   const Deployment dep = plan_deployment(sc);
   {  // one process per node, each with the data set: refused up front when they cannot all fit
     const TrainingJob job(sc);
+    check_frame_limit(job, RealConfig().max_frame_bytes, scenario);
     check_memory(estimate_launch_memory(job), scenario,
                  "this launch (" + std::to_string(dep.nodes.size()) + " processes)");
   }
@@ -244,6 +245,11 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
     const std::string why = fs::exists(path) ? load_json_file(path).value("error", std::string()) : "";
     return (why.empty() ? "it stopped without a report" : why) + "; its log: " + log_of(id);
   };
+  // The job is over (the global server left, or it cannot go on): every node
+  // still running gets SIGTERM (and SIGCONT: a stopped one must run to act on
+  // it), then SIGKILL after kEndGrace. `why` is the job's error ("" = none).
+  constexpr auto kEndGrace = std::chrono::seconds(5);
+  bool killed = false;
   const auto end_job = [&](const std::string& why) {
     if (ending) return;
     job_error = why;
@@ -253,19 +259,32 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
       kill(p, SIGCONT);  // a stalled node must run to leave
     }
   };
+  // The global server finished the job and left: the others follow on its
+  // SHUTDOWN within kEndGrace, or are ended (a stopped process never acts on one).
+  std::optional<Clock::time_point> job_done;
   std::set<NodeId> workers_lost;
   const auto lose_worker = [&](NodeId id) {
     if (dep.nodes[id].role != Role::kWorker) return;
     workers_lost.insert(id);
     if (workers_lost.size() == dep.workers.size()) end_job("every worker was lost; the job cannot go on");
   };
+  // Ctrl-C or SIGTERM to the launcher (its process group's too): checked before
+  // any child's exit is read, so a child the same signal stopped is not blamed.
+  const auto interrupted = [] {
+    const int sig = StopSignals::caught();
+    return std::string("interrupted by ") +
+           (sig == SIGINT ? std::string("SIGINT (Ctrl-C)") : std::string("SIG") + sigabbrev_np(sig)) +
+           ": every node was stopped and wrote its report, as at --timeout";
+  };
   while (!running.empty()) {
+    if (StopSignals::caught()) end_job(interrupted());
     int status = 0;
     const pid_t pid = waitpid(-1, &status, WNOHANG);
     if (pid > 0) {
       const NodeId id = running[pid];
       running.erase(pid);
-      if (ending || (WIFEXITED(status) && WEXITSTATUS(status) == 0)) continue;
+      if (id == dep.global_server && WIFEXITED(status) && WEXITSTATUS(status) == 0 && !ending) job_done = Clock::now();
+      if (ending || job_done || (WIFEXITED(status) && WEXITSTATUS(status) == 0)) continue;
       if (WIFEXITED(status) && WEXITSTATUS(status) == RealNode::kExitParentLost) {  // orphaned by a lost parent
         launcher_events.push_back({id, unix_now_ns(), "left: its parent is gone; its log: " + log_of(id)});
         lose_worker(id);
@@ -316,9 +335,25 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
       continue;
     }
     const double elapsed = std::chrono::duration<double>(Clock::now() - t0).count();
-    if (ending) {  // nodes that ignore SIGTERM for 5 s are killed
-      if (Clock::now() - *ending > std::chrono::seconds(5))
-        for (auto& [p, n] : running) kill(p, SIGKILL);
+    if (job_done && !ending && Clock::now() - *job_done > kEndGrace) {
+      for (auto& [p, n] : running)
+        launcher_events.push_back({n, unix_now_ns(),
+                                   std::string("still running ") + std::to_string(kEndGrace.count()) +
+                                       " s after the job ended" +
+                                       (process_stopped(p) ? " (stopped by a signal from outside the launcher)" : "") +
+                                       "; ended by the launcher (SIGCONT, SIGTERM)"});
+      end_job("");
+    }
+    if (ending) {  // nodes that ignore SIGTERM for kEndGrace are killed
+      if (!killed && Clock::now() - *ending > kEndGrace) {
+        killed = true;
+        for (auto& [p, n] : running) {
+          kill(p, SIGKILL);
+          launcher_events.push_back({n, unix_now_ns(),
+                                     std::string("did not leave within ") + std::to_string(kEndGrace.count()) +
+                                         " s of SIGTERM: killed by the launcher (SIGKILL); no report"});
+        }
+      }
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
       continue;
     }
@@ -376,7 +411,7 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
         launcher_events.push_back({f.node, unix_now_ns(), "restarted by the launcher"});
       }
     }
-    if (StopSignals::caught()) end_job(std::string("interrupted (") + strsignal(StopSignals::caught()) + ")");
+    if (StopSignals::caught()) end_job(interrupted());
     if (opt.timeout_s > 0 && elapsed > opt.timeout_s)
       end_job("timed out after " + std::to_string(opt.timeout_s) + " s (launch --timeout)");
     std::this_thread::sleep_for(std::chrono::milliseconds(10));

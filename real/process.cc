@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <stdexcept>
 
 extern char** environ;
@@ -27,7 +28,23 @@ void die_with_parent_if_asked() {
   const pid_t parent = pid_t(std::atol(v));
   unsetenv(kParentVar);  // our own children get our pid, not our parent's
   prctl(PR_SET_PDEATHSIG, SIGTERM);
+  // Ctrl-C reaches a terminal's whole process group: the parent acts on it and
+  // ends its children the orderly way (SIGTERM), so they do not act on it alone.
+  std::signal(SIGINT, SIG_IGN);
   if (getppid() != parent) _exit(1);  // the parent died before prctl took effect
+}
+
+bool signal_ignored(int sig) {
+  struct sigaction sa {};
+  return sigaction(sig, nullptr, &sa) == 0 && sa.sa_handler == SIG_IGN;
+}
+
+bool process_stopped(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!std::getline(in, line)) return false;
+  const auto close = line.rfind(')');  // the command name may hold spaces and parentheses
+  return close != std::string::npos && close + 2 < line.size() && (line[close + 2] == 'T' || line[close + 2] == 't');
 }
 
 std::string self_exe() { return std::filesystem::read_symlink("/proc/self/exe").string(); }

@@ -21,7 +21,12 @@ int run_process(const std::string& exe, const std::vector<std::string>& args, co
 
 // Called first thing in main(): if this process was started by spawn_process,
 // it gets SIGTERM when that parent dies (and exits at once if the parent is
-// already gone), so it never outlives its launcher or sweep.
+// already gone), so it never outlives its launcher or sweep; and it ignores
+// SIGINT, which a terminal's Ctrl-C sends its parent too: the parent ends it.
 void die_with_parent_if_asked();
+// Whether `sig` is ignored in this process (SIG_IGN, as a parent may leave it).
+bool signal_ignored(int sig);
+// Whether process `pid` is stopped (SIGSTOP, or traced), from /proc.
+bool process_stopped(pid_t pid);
 
 }  // namespace geotrain::real

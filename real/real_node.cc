@@ -14,6 +14,7 @@
 #include "core/bytes.h"
 #include "core/wire.h"
 #include "real/datagram.h"
+#include "real/process.h"
 #include "real/tls.h"
 
 namespace geotrain::real {
@@ -43,14 +44,28 @@ std::string secs(double s) {
   return o.str();
 }
 
-// The largest frame an authenticated peer may send: the configured limit, but
-// never more than twice a full-model message (no role sends more than the model).
+// The largest frame an authenticated peer may send: the job's largest message
+// (the learner's largest update or model, at a codec's worst) and room for the
+// frame's own bytes; check_frame_limit refused the job if that is above the
+// configured limit.
 std::size_t frame_limit(const RealConfig& cfg, const TrainingJob& job) {
-  const std::uint64_t model_bytes = dense_wire_bytes(job.initial_params());
-  return std::size_t(std::min<std::uint64_t>(cfg.max_frame_bytes, 2 * model_bytes + (1 << 20)));
+  return std::size_t(std::min<std::uint64_t>(cfg.max_frame_bytes, job.max_message_bytes() + (1 << 20)));
 }
 
 }  // namespace
+
+void check_frame_limit(const TrainingJob& job, std::uint64_t max_frame_bytes, const std::string& file) {
+  // (The bound itself may be far above what the data lets a run reach, a deep
+  // tree's last levels: then the frame limit is the cap, and a message above it
+  // ends the job naming it.)
+  const std::uint64_t need = job.expected_message_bytes() + (1 << 20);
+  if (need <= max_frame_bytes) return;
+  throw ConfigError(file, "/model",
+                    job.scenario().model.kind + "'s largest message would be about " + std::to_string(need) +
+                        " bytes, more than a real-mode frame may carry (" + std::to_string(max_frame_bytes) +
+                        " bytes): a smaller model (fewer bins, features, a shallower tree or a smaller batch of "
+                        "queries) fits");
+}
 
 RealNode::RealNode(asio::io_context& io, const RealConfig& cfg, const TrainingJob& job, NodeId self, std::string secret)
     : io_(io),
@@ -271,7 +286,11 @@ void RealNode::accept(tcp::acceptor& from, asio::ssl::context* tls) {
         [this](NodeId peer, bool is_tls) { return admit(peer, is_tls); },
         [this](NodeId peer, Frame&& f) { on_frame(peer, std::move(f)); },
         [this](InboundLink* dead, const std::string& why) {
-          if (why != "peer closed" && !stopping_) {
+          if (!dead->fatal().empty() && !stopping_) {  // an authenticated peer broke the job's own limits
+            fail("node " + job_.deployment().nodes[std::size_t(dead->peer())].name + " (node " +
+                     std::to_string(dead->peer()) + ") " + dead->fatal(),
+                 kExitJobFailed);
+          } else if (why != "peer closed" && !stopping_) {
             // Logged, but rate-limited: a flood of bad peers must not flood the log.
             const auto n = ++counters_.rejected_links;
             if (n <= 10 || n % 1000 == 0)
@@ -334,6 +353,7 @@ void RealNode::on_frame(NodeId peer, Frame&& f) {
                           "--checkpoint-every N keeps one); the job cannot go on without its shard",
                       kExitJobFailed);
         record("node " + n.name + " joined the running job");
+        ++faults_seen_;
         send_go(peer, true, {});
         return;
       }
@@ -492,6 +512,7 @@ void RealNode::heartbeat() {
   for (auto& [child, t] : last_heard_) {
     if (down_.count(child) || Clock::now() - t < silent_limit) continue;
     down_.insert(child);
+    ++faults_seen_;
     record("node " + job_.deployment().nodes[child].name + " declared down (silent for " +
            secs(cfg_.failure_timeout_s) + "); the round proceeds without it");
     if (is_child(child))  // the round goes on without it
@@ -521,9 +542,13 @@ void RealNode::heartbeat() {
     // Longer than a lost service is waited for, so that loss is the error given when it is the cause.
     const double limit = std::max(12 * cfg_.failure_timeout_s, 10 * longest_gap_s_);
     if (stuck > limit)
-      return fail("no round completed for " + secs(stuck) + " (the last was round " + std::to_string(rounds) +
-                      "): the job is stuck after its faults (see faults in the summary) and cannot go on",
-                  kExitJobFailed);
+      return fail(
+          "no round completed for " + secs(stuck) + " (the last was round " + std::to_string(rounds) +
+              (faults_seen_ > 0 ? "): the job is stuck after its faults (see faults in the summary) and cannot go on"
+                                : "), with no fault seen: a round takes longer than the watchdog waits (12 x "
+                                  "--failure-timeout, or 10 x the longest round so far), or the job is stuck; a "
+                                  "larger --failure-timeout waits longer"),
+          kExitJobFailed);
   }
   schedule(from_seconds(cfg_.heartbeat_s), [this] { heartbeat(); });
 }
@@ -565,7 +590,8 @@ void RealNode::run(Actor& actor, bool restore) {
   actor_ = &actor;
   // SIGTERM (the launcher ending the job, or our parent gone) and Ctrl-C: leave
   // the event loop so the node report is still written.
-  asio::signal_set signals(io_, SIGTERM, SIGINT);
+  asio::signal_set signals(io_, SIGTERM);
+  if (!signal_ignored(SIGINT)) signals.add(SIGINT);  // (a launched node leaves Ctrl-C to its launcher)
   signals.async_wait([this](const boost::system::error_code& e, int sig) {
     if (!e && !stopping_) fail(std::string("stopped by ") + (sig == SIGTERM ? "SIGTERM" : "SIGINT"), kExitStopped);
   });
@@ -591,7 +617,13 @@ void RealNode::run(Actor& actor, bool restore) {
   } else {
     schedule(from_seconds(cfg_.startup_timeout_s), [this] { on_startup_timeout(); });
   }
-  io_.run();
+  // An actor that throws (a peer's message its role cannot take) ends this node
+  // with the cause, its report still written, instead of taking the process down.
+  try {
+    io_.run();
+  } catch (const std::exception& e) {
+    fail(std::string("cannot go on: ") + e.what(), kExitJobFailed);
+  }
 }
 
 }  // namespace geotrain::real

@@ -64,6 +64,10 @@ struct NodeCounters {
   std::uint64_t tls_links = 0;  // inbound links admitted over TLS
 };
 
+// Refuses (ConfigError naming `file` and /model) a job whose largest message
+// (TrainingJob::max_message_bytes) cannot fit in a frame of `max_frame_bytes`.
+void check_frame_limit(const TrainingJob& job, std::uint64_t max_frame_bytes, const std::string& file);
+
 class RealNode : public Runtime {
  public:
   RealNode(boost::asio::io_context& io, const RealConfig& cfg, const TrainingJob& job, NodeId self, std::string secret);
@@ -157,6 +161,7 @@ class RealNode : public Runtime {
   NodeCounters counters_;
   DatagramAssembler datagrams_;
   std::size_t frame_limit_;
+  int faults_seen_ = 0;  // nodes declared down or rejoined: what a stuck job is blamed on
   std::string error_;
   int exit_code_ = 0;
   // Global server: the nodes it watches besides its children (state server,

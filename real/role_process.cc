@@ -2,6 +2,7 @@
 
 #include <sys/resource.h>
 
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 
@@ -23,6 +24,7 @@ int run_role(const RealConfig& cfg, NodeId id) {
     throw ConfigError(cfg.scenario, "/model",
                       sc.model.kind + " runs only in simulation (a workload profile's tensors are stand-ins)");
   const TrainingJob job(sc);
+  check_frame_limit(job, cfg.max_frame_bytes, cfg.scenario);
   const auto& dep = job.deployment();
   if (id < 0 || id >= NodeId(dep.nodes.size()))
     throw std::runtime_error("--role " + std::to_string(id) + ": the scenario has nodes 0.." +
@@ -53,6 +55,10 @@ int run_role(const RealConfig& cfg, NodeId id) {
   std::unique_ptr<Actor> actor = job.make_actor(id, node, monitor.get(), nullptr, store.get(), cfg.checkpoint_every);
   if (monitor) node.watch_progress([&monitor] { return monitor->rounds_applied(); });
   node.run(*actor, restore);
+  // The node has left its event loop and only reports now: a second SIGTERM or a
+  // Ctrl-C must not cut the report short (the launcher's SIGKILL still ends a hung one).
+  std::signal(SIGTERM, SIG_IGN);
+  std::signal(SIGINT, SIG_IGN);
   progress.done();
 
   nlohmann::json report;

@@ -119,6 +119,65 @@ TEST(Faults, ARestartedLocalServerReadoptsItsWorkers) {
   fs::remove_all(out);
 }
 
+// A process stopped from outside (SIGSTOP) and never continued: the job finishes
+// without it, and the launcher ends it after the job (SIGCONT, SIGTERM) instead
+// of waiting for it forever, and says so.
+TEST(Faults, AStoppedProcessDoesNotHoldAFinishedJob) {
+  const std::string out = fresh_dir("stopped-forever");
+  BackgroundLaunch job(out, " -q --timeout 100 --failure-timeout 1" + set_args(small_sets(kRounds)));
+  job.config();
+  after_start(out, 1.5);
+  const int pid = node_pid(out + "/launch/config.json", 1);
+  ASSERT_GT(pid, 0);
+  kill(pid, SIGSTOP);
+  const auto& r = job.finish();
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto s = read_json(out + "/summary.json");
+  EXPECT_EQ(s["rounds"], kRounds);
+  EXPECT_TRUE(has_fault(s, "dc-a/local-server",
+                        "still running 5 s after the job ended (stopped by a signal from outside the launcher); "
+                        "ended by the launcher"))
+      << s["faults"].dump(1);
+  EXPECT_TRUE(fs::exists(out + "/nodes/1.json")) << "the ended process wrote its report";
+  fs::remove_all(out);
+}
+
+// Ctrl-C in a terminal reaches the launcher's whole process group: the job ends
+// as at --timeout, every node's report written, and the error names the interrupt.
+TEST(Faults, CtrlCToTheProcessGroupEndsTheJobAsATimeoutDoesLosingNoReport) {
+  const std::string out = fresh_dir("ctrl-c");
+  CommandResult r;
+  std::thread launcher([&] {  // its own session: a process group to signal that the test is not in
+    const std::string cmd = "setsid " + geotrain_bin() + " launch " + source_path("scenarios/quickstart.json") +
+                            " --out " + out + " -q --timeout 100 --failure-timeout 1" + set_args(small_sets(1000000)) +
+                            " 2>&1";
+    FILE* p = popen(cmd.c_str(), "r");
+    char buf[4096];
+    std::size_t n;
+    while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.output.append(buf, n);
+    const int status = pclose(p);
+    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  });
+  for (int i = 0; i < 1500 && !fs::exists(out + "/launch/config.json"); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  after_start(out, 1.5);
+  const int node = node_pid(out + "/launch/config.json", 0);
+  ASSERT_GT(node, 0);
+  const pid_t group = getpgid(node);
+  ASSERT_NE(group, getpgrp());
+  kill(-group, SIGINT);
+  launcher.join();
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  const auto s = read_json(out + "/summary.json");
+  EXPECT_NE(s["error"].get<std::string>().find("interrupted by SIGINT (Ctrl-C)"), std::string::npos) << s["error"];
+  EXPECT_GT(s["rounds"].get<int>(), 0);
+  EXPECT_FALSE(s["final_test_accuracy"].is_null());
+  for (int id = 0; id < 7; ++id)
+    EXPECT_TRUE(fs::exists(out + "/nodes/" + std::to_string(id) + ".json")) << "node " << id << "'s report is lost";
+  EXPECT_EQ(r.output.find("from outside the launcher"), std::string::npos) << r.output;
+  fs::remove_all(out);
+}
+
 // A crash the launcher did not cause (kill -9 from outside) is a fault: the job goes on.
 TEST(Faults, AWorkerKilledFromOutsideIsAFaultNotAnAbort) {
   const std::string out = fresh_dir("outside-kill");

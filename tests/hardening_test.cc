@@ -281,7 +281,7 @@ TEST(Report, ABadSummaryIsOneErrorLineAndNoPartialReport) {
     const std::string d = scratch("report");
     write(d + "/summary.json", summary);
     const auto r = run_geotrain("report " + d);
-    EXPECT_EQ(r.exit_code, 1) << r.output;
+    EXPECT_EQ(r.exit_code, 2) << r.output;  // the directory's files are the user's input
     EXPECT_EQ(r.output.rfind("error: ", 0), 0u) << r.output;
     EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;
     EXPECT_EQ(r.output.find("Traceback"), std::string::npos) << r.output;

@@ -143,7 +143,85 @@ TEST_P(EveryLearner, RunsUnderEveryPolicyAndCodecItDeclaresAndIsRefusedTheRest) 
            scenario(name, "hips", {std::string("schedule.wan.kind=") + s, std::string("schedule.lan.kind=") + s}));
 }
 
+// Every message of a run within what the learner declares (Learner::footprint):
+// real mode's frame limit for authenticated peers is derived from it, so a
+// learner that sends more than it declares would have its links closed.
+TEST_P(EveryLearner, SendsNoMoreThanItsFootprintDeclares) {
+  const std::string name = GetParam();
+  const LearnerInfo& l = *find_entry(learner_registry(), name);
+  if (!l.caps.metrics_modelled) GTEST_SKIP() << name << " is a workload profile: stand-ins, simulation only";
+  for (const std::string arch : {"hips", "flat"}) {
+    const Scenario sc = scenario(name, arch, {R"(stop={"rounds":8})"});
+    testing::FakeJob fj(sc);
+    const LearnerFootprint& f = fj.job().footprint();
+    std::uint64_t largest = 0, messages = 0;
+    fj.world().observe([&](const Message& m) {
+      if (!m.payload) return;
+      ++messages;
+      std::uint64_t floats = 0;
+      for (const auto& b : m.payload->blocks) floats += wire_elements(b);
+      for (const auto& c : m.payload->coded) floats += c.n;
+      const bool push = m.kind == MsgKind::kPush;
+      EXPECT_LE(floats, push ? f.update_floats : f.model_floats)
+          << name << " (" << arch << "): a " << to_string(m.kind) << " of round " << m.round;
+      EXPECT_LE(m.payload->blocks.size() + m.payload->coded.size(), push ? f.update_blocks : f.model_blocks) << name;
+      largest = std::max(largest, m.wire_bytes);
+    });
+    fj.run();
+    EXPECT_GT(messages, 0u) << name;
+    EXPECT_LE(largest, fj.job().max_message_bytes()) << name << " (" << arch << ")";
+  }
+}
+
 std::vector<std::string> learner_names() { return entry_names(learner_registry()); }
+
+// A local server restarted mid-run under every learner its round applies
+// (Apply::kLearner: histograms, sketches, centroid sums, candidate lists, dual
+// updates): it serves its workers the whole model afresh (their copies are
+// not its own) and the job ends where an undisturbed one does, with the same
+// model where the learner's work does not depend on who saw which round.
+class EveryLearnerAppliedLearner : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(EveryLearnerAppliedLearner, ARestartedLocalServerRejoinsAtAConsistentPhase) {
+  const std::string name = GetParam();
+  // A sparse pull codec: pulls carry changes from each child's copy, which a restarted server must not assume.
+  const std::vector<std::string> sets = {R"(stop={"rounds":10})",
+                                         R"(compression={"lan_pull":{"kind":"sparse"},"wan_pull":{"kind":"sparse"},)"
+                                         R"("dense_below":0})"};
+  const Scenario sc = scenario(name, "hips", sets);
+  testing::FakeJob calm(sc);
+  calm.run();
+  const auto& rows = calm.monitor().timeline();
+  ASSERT_FALSE(rows.empty()) << name;
+  NodeId ls = -1;
+  for (const auto& n : calm.job().deployment().nodes)
+    if (n.role == Role::kLocalServer) ls = n.id;
+  ASSERT_GE(ls, 0);
+
+  testing::FakeJob fj(sc);
+  fj.run(calm.world().now() / 2);
+  fj.restart(ls);
+  ASSERT_NO_THROW(fj.run()) << name;
+  const auto& after = fj.monitor().timeline();
+  ASSERT_FALSE(after.empty()) << name;
+  EXPECT_EQ(after.back().round, rows.back().round) << name;
+  ASSERT_EQ(after.back().metrics.size(), rows.back().metrics.size());
+  for (std::size_t i = 0; i < rows.back().metrics.size(); ++i) {
+    const double a = after.back().metrics[i], b = rows.back().metrics[i];
+    if (!(std::isnan(a) && std::isnan(b))) {
+      EXPECT_EQ(a, b) << name << ": the restart changed " << fj.job().learner().metrics()[i].name;
+    }
+  }
+}
+
+std::vector<std::string> applied_by_learner() {
+  std::vector<std::string> out;
+  for (const auto& l : learner_registry())
+    if (l.caps.apply == Apply::kLearner && l.caps.real_mode) out.push_back(l.doc.name);
+  return out;
+}
+INSTANTIATE_TEST_SUITE_P(All, EveryLearnerAppliedLearner, ::testing::ValuesIn(applied_by_learner()),
+                         [](const auto& info) { return info.param; });
 INSTANTIATE_TEST_SUITE_P(All, EveryLearner, ::testing::ValuesIn(learner_names()),
                          [](const auto& info) { return info.param; });
 

@@ -55,6 +55,54 @@ def resnet50_from_torchvision(geotrain, d, failures):
           "multiply-adds forward" % (len(p["tensors"]), trainable, gmacs))
 
 
+def bad_models(geotrain, d, failures):
+    """What loading a profile would refuse, `geotrain profile` refuses first: exit 2 naming the ONNX
+    path of the bad tensor, and no profile written."""
+    def graph_of(inits):
+        g = helper.make_graph([], "bad", [], [], inits)
+        return helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+
+    def tensor(name, dims):
+        t = TensorProto()
+        t.name, t.data_type = name, TensorProto.FLOAT
+        t.dims.extend(dims)
+        return t
+
+    cases = {
+        "empty file": (b"", "graph.initializer: the model has no parameters"),
+        "no parameters": (graph_of([]).SerializeToString(), "graph.initializer: the model has no parameters"),
+        "unknown dimension": (graph_of([tensor("w", [-1, 10])]).SerializeToString(),
+                              'graph.initializer[0] "w".dims[0]: is -1'),
+        "10^12 elements": (graph_of([tensor("w", [1000000, 1000000])]).SerializeToString(),
+                           'graph.initializer[0] "w".dims: holds more than 4,294,967,295'),
+        "2^96 elements": (graph_of([tensor("w", [2 ** 32, 2 ** 32, 2 ** 32])]).SerializeToString(),
+                          'graph.initializer[0] "w".dims: holds more than'),
+        "duplicate names": (graph_of([tensor("w", [2]), tensor("w", [3])]).SerializeToString(),
+                            'graph.initializer[1] "w": has the name of an earlier initializer'),
+    }
+    for what, (data, expect) in cases.items():
+        path = os.path.join(d, "bad.onnx")
+        with open(path, "wb") as f:
+            f.write(data)
+        out = os.path.join(d, "bad.json")
+        if os.path.exists(out):
+            os.remove(out)
+        r = subprocess.run([geotrain, "profile", path, "-o", out], capture_output=True, text=True)
+        if r.returncode != 2 or expect not in r.stderr or os.path.exists(out):
+            failures.append("profile of a model with %s: exit %d, %s (expected exit 2 and '%s', no file)"
+                            % (what, r.returncode, r.stderr.strip(), expect))
+    # Duplicate names in a profile file itself are refused when it is loaded.
+    prof = os.path.join(d, "dup.json")
+    with open(prof, "w") as f:
+        json.dump({"name": "dup", "forward_flops_per_sample": 1, "tensors": [
+            {"name": "w", "shape": [2]}, {"name": "w", "shape": [3]}]}, f)
+    r = subprocess.run([geotrain, "validate", os.path.join(os.path.dirname(__file__), "..", "scenarios",
+                                                           "profile-from-file.json"),
+                        "--set", 'model={"kind":"profile","file":"%s"}' % prof], capture_output=True, text=True)
+    if r.returncode != 2 or "/tensors/1/name" not in r.stderr:
+        failures.append("a profile file with two tensors named w: exit %d, %s" % (r.returncode, r.stderr.strip()))
+
+
 def main():
     src, geotrain = sys.argv[1], sys.argv[2]
     w = numpy_helper.from_array(np.zeros((4, 1, 3, 3), np.float32), "conv.weight")
@@ -98,6 +146,7 @@ def main():
                             "--set", "stop.rounds=5"], capture_output=True, text=True)
         if r.returncode != 0:
             failures.append("the imported profile does not run: " + r.stdout + r.stderr)
+        bad_models(geotrain, d, failures)
         resnet50_from_torchvision(geotrain, d, failures)
     for f in failures:
         print("FAIL:", f)

@@ -417,6 +417,53 @@ bool plain_handshake_accepted(std::uint16_t port, const std::string& secret, std
   return !ec && accept[5] == std::uint8_t(real::FrameType::kAccept);
 }
 
+// One of the job's own nodes (it holds the secret) that sends a frame larger than
+// anything the job's learner produces: the receiving node ends the job at once with
+// the cause (who, which frame, its size, the limit), not a stall a minute later.
+TEST(RealMode, AnAuthenticatedPeersOversizeFrameEndsTheJobWithItsCause) {
+  const std::string out = fresh_dir("oversize");
+  BackgroundLaunch job(out, " -q --timeout 120" + set_args(small_sets(100000)));
+  const auto cfg = job.config();
+  const std::uint16_t port = cfg["nodes"][0]["tcp_port"];
+  asio::io_context io;
+  ASSERT_TRUE(wait_for_listener(io, port, std::chrono::seconds(30)));
+  // Once the job runs, every node's links are up: ours then replaces node 1's own for a moment.
+  for (int i = 0; i < 3000 && !std::filesystem::exists(out + "/epoch"); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  const std::string secret = real::read_secret_file(cfg["secret_file"].get<std::string>());
+  asio::ip::tcp::socket s(io);
+  s.connect({asio::ip::make_address("127.0.0.1"), port});
+  std::vector<std::uint8_t> challenge(real::kFrameHeaderBytes + real::kNonceBytes + real::kFrameTrailerBytes);
+  asio::read(s, asio::buffer(challenge));
+  const real::Bytes nonce(challenge.begin() + real::kFrameHeaderBytes,
+                          challenge.begin() + real::kFrameHeaderBytes + real::kNonceBytes);
+  const std::int32_t node = 1;  // dc-a's local server
+  real::Bytes resp(sizeof node);
+  std::memcpy(resp.data(), &node, sizeof node);
+  const real::Bytes mine = real::random_bytes(real::kNonceBytes), mac = real::client_proof(secret, nonce, node);
+  resp.insert(resp.end(), mine.begin(), mine.end());
+  resp.insert(resp.end(), mac.begin(), mac.end());
+  asio::write(s, asio::buffer(real::make_frame(real::FrameType::kResponse, resp)));
+  std::vector<std::uint8_t> accept(real::kFrameHeaderBytes + real::kMacBytes + real::kFrameTrailerBytes);
+  asio::read(s, asio::buffer(accept));
+  ASSERT_EQ(accept[5], std::uint8_t(real::FrameType::kAccept));
+  const auto t0 = std::chrono::steady_clock::now();
+  auto header = real::frame_header(real::FrameType::kMessage, 0);
+  const std::uint32_t huge = 0x7ffffff0u;
+  std::memcpy(&header[8], &huge, 4);
+  asio::write(s, asio::buffer(header));
+  const auto& launch = job.finish();
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_NE(launch.exit_code, 0) << launch.output;
+  const auto summary = read_json(out + "/summary.json");
+  const std::string error = summary["error"];
+  EXPECT_NE(error.find("dc-a/local-server (node 1) sent a message frame of 2147483632 bytes, above the job's limit"),
+            std::string::npos)
+      << error;
+  EXPECT_LT(took, 30) << "the job ended " << took << " s after the frame";
+  std::filesystem::remove_all(out);
+}
+
 // --tls wan: training completes with every cross-DC link in TLS, and a peer from
 // another DC that knows the secret but skips TLS is refused while a same-DC one is not.
 TEST(RealMode, TlsOnWanLinksTrainsAndRefusesPlainWanPeers) {

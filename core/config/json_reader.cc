@@ -151,9 +151,13 @@ std::int64_t JsonReader::integer(const std::string& key, std::optional<std::int6
     v = *def;
   } else {
     const auto& x = take(key);
-    if (!x.is_number_integer() || x.get<std::int64_t>() < min || x.get<std::int64_t>() > max)
+    // 1e9 is an integer written as JSON writes large ones: taken when it is whole and in range.
+    const bool whole = x.is_number_float() && std::isfinite(x.get<double>()) &&
+                       x.get<double>() == std::floor(x.get<double>()) && std::abs(x.get<double>()) < 9e15;
+    const std::int64_t n = x.is_number_integer() ? x.get<std::int64_t>() : whole ? std::int64_t(x.get<double>()) : 0;
+    if (!(x.is_number_integer() || whole) || n < min || n > max)
       fail(key, "expected an integer" + range_text(double(min), dmax) + ", got " + short_dump(x));
-    v = x.get<std::int64_t>();
+    v = n;
   }
   if (out_) (*out_)[key] = v;
   return v;

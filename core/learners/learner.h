@@ -88,6 +88,24 @@ struct LearnerCaps {
   bool stream = false;
 };
 
+// What a learner holds and sends beyond its initial model, declared so that a
+// runtime can size what it accepts and estimate what a run needs before any of
+// it is allocated: real mode derives each link's frame limit from the largest
+// update and model (core/job.h max_message_bytes), the memory estimate counts
+// all of it (core/memory_estimate.h). A test holds every learner's messages in
+// a run to its declaration.
+struct LearnerFootprint {
+  std::uint64_t update_floats = 0, update_blocks = 0;  // the largest update local_update produces
+  // The largest model over the run (a forest grows a level a round), the blocks
+  // the server keeps for itself included.
+  std::uint64_t model_floats = 0, model_blocks = 0;
+  // What a run can be expected to need where the data decides (a tree's nodes
+  // stop splitting as they empty): what the memory estimate counts; 0: the bound.
+  std::uint64_t expected_update_floats = 0, expected_model_floats = 0;
+  std::uint64_t fixed_bytes = 0;    // tables built once per process (random features' projection)
+  std::uint64_t per_row_bytes = 0;  // what a worker caches per training row it learns from (mapped features)
+};
+
 struct MetricInfo {
   std::string name;
   bool higher_is_better = true;
@@ -119,6 +137,11 @@ class Learner {
   virtual std::vector<std::uint32_t> server_only_keys() const { return {}; }
   // True when the model is complete (the last tree grown): the run ends there.
   virtual bool finished(const ParamSet& /*p*/) const { return false; }
+
+  // What it holds and sends beyond `initial` (its init()); the default: updates
+  // with the model's layout, a model that never grows, nothing cached.
+  // `train_rows`: the training set's rows (a bound for what the data decides, such as a tree's nodes).
+  virtual LearnerFootprint footprint(const ParamSet& initial, std::int64_t train_rows) const;
 
   // Floating-point operations of one step per sample: what the compute-time model charges.
   virtual double train_flops_per_sample() const = 0;

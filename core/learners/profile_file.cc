@@ -1,6 +1,9 @@
 #include "core/learners/profile_file.h"
 
+#include <iomanip>
 #include <map>
+#include <set>
+#include <sstream>
 
 #include "core/config/json_reader.h"
 #include "core/learners/learner_registry.h"
@@ -15,8 +18,9 @@ int dtype_bytes(const std::string& dtype) {
   return it == bytes.end() ? 0 : it->second;
 }
 
-WorkloadProfile load_profile_file(const std::string& path) {
-  const nlohmann::json j = load_json_file(path);
+WorkloadProfile load_profile_file(const std::string& path) { return profile_from_json(load_json_file(path), path); }
+
+WorkloadProfile profile_from_json(const nlohmann::json& j, const std::string& path) {
   JsonReader r(j, path, "", nullptr);
   WorkloadProfile p;
   r.raw("$schema");
@@ -26,8 +30,10 @@ WorkloadProfile load_profile_file(const std::string& path) {
   std::vector<JsonReader> tensors = r.objects("tensors");
   if (tensors.empty()) r.fail("tensors", "expected a non-empty array of {name, shape, dtype}");
   double params = 0;
+  std::set<std::string> names;
   for (JsonReader& t : tensors) {
-    t.string("name", std::nullopt);
+    const std::string name = t.string("name", std::nullopt);
+    if (!names.insert(name).second) t.fail("name", "\"" + name + "\" names an earlier tensor too: names must differ");
     const std::string dtype = t.string("dtype", "float32");
     const int bytes = dtype_bytes(dtype);
     if (bytes == 0)
@@ -39,9 +45,12 @@ WorkloadProfile load_profile_file(const std::string& path) {
     double elements = 1;
     for (const auto d : t.integers("shape", 1, std::int64_t(1) << 40)) elements *= double(d);
     const double words = (elements * bytes + 3) / 4;  // what the stand-in block stands for (params.h)
-    if (words > double(UINT32_MAX))
-      t.fail("shape", "expected a tensor of at most 4,294,967,295 float32-sized elements, not " +
-                          std::to_string(std::uint64_t(words)) + ": split it into several");
+    if (words > double(UINT32_MAX)) {
+      std::ostringstream n;
+      n << std::setprecision(3) << words;  // (a shape's product may pass 2^64)
+      t.fail("shape", "expected a tensor of at most 4,294,967,295 float32-sized elements, not " + n.str() +
+                          ": split it into several");
+    }
     t.finish();
     params += elements;
     p.tensors.push_back(std::uint64_t(words));

@@ -184,6 +184,8 @@ void LocalServer::tell_round(NodeId worker) {
 // global round), then adopt its workers wherever they are.
 void LocalServer::rejoin() {
   adopt_ = true;
+  copies_.forget();  // the workers hold copies this process never served: their next answers start from zeros
+  awaiting_whole_ = changes_;
   awaiting_params_ = true;
   if (background_) {  // the whole model comes as a change from zeros
     auto zero = std::make_shared<Payload>();
@@ -224,7 +226,9 @@ void LocalServer::on_message(const Message& msg) {
       awaiting_params_ = true;
       pull_upstream(msg.round);
       break;
-    case MsgKind::kPullResponse:  // new global parameters: release the workers
+    case MsgKind::kPullResponse:                              // new global parameters: release the workers
+      if (awaiting_whole_ && !msg.payload->from_zero) break;  // meant for the process before this one
+      awaiting_whole_ = false;
       if (background_) {
         merge_pulled(msg);
         break;

@@ -102,7 +102,10 @@ class LocalServer : public Actor {
   std::vector<NodeId> to_ack_;     // contributors of the round in flight
   bool awaiting_params_ = false;   // acknowledged upstream, pull sent, no parameters yet
   bool adopt_ = false;             // a restarted process: adopt the workers once the parameters arrive
-  bool pending_ = false;           // a complete sum waits for the push in flight (asynchronous policies)
+  // A restarted process that asked for the whole model (changes_): answers to its
+  // predecessor's pulls, changes from a copy it does not have, are ignored until then.
+  bool awaiting_whole_ = false;
+  bool pending_ = false;  // a complete sum waits for the push in flight (asynchronous policies)
   // Background sync.
   ParamSet sent_;                  // what the sync in flight pushed (dense), not yet in global_
   std::int64_t global_round_ = 0;  // the global server's round of global_

@@ -61,6 +61,7 @@ void Worker::unblock() {
 void Worker::rejoin() {
   block();
   waiting_params_ = true;
+  awaiting_whole_ = changes_;
   pull(/*whole=*/true);
 }
 
@@ -276,6 +277,8 @@ void Worker::on_message(const Message& msg) {
       pull();
       break;
     case MsgKind::kPullResponse:
+      if (awaiting_whole_ && !msg.payload->from_zero) break;  // meant for the process before this one
+      awaiting_whole_ = false;
       if (pulling_) {  // not waiting: install it for the next step
         install(msg);
         pulling_ = false;

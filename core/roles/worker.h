@@ -89,6 +89,9 @@ class Worker : public Actor {
   ParamSet pulled_;     // then: its copy of the parent's model
   bool waiting_ack_ = false;
   bool waiting_params_ = false;
+  // A restarted process that asked for the whole model (changes_): answers to its
+  // predecessor's pulls, changes from a copy it does not have, are ignored until then.
+  bool awaiting_whole_ = false;
   // Policies that do not wait: a pull under way, a push not yet acknowledged
   // (or, stepping locally, whose model is not merged yet), and the gradients
   // made meanwhile, summed into the next push (at most one push per worker is

@@ -1,5 +1,6 @@
 #include "core/learners/ensemble/hist_trees.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -51,6 +52,42 @@ std::vector<BlockRule> HistTrees::block_rules() const {
   const BlockRule sketch = sketch_rule(kSketch, features_, shape_.sketch_rows);
   BlockRule hist{kHist, Merge::kSum, 1, 0, Precision::kRounding};
   return {sketch, hist};
+}
+
+LearnerFootprint HistTrees::footprint(const ParamSet&, std::int64_t train_rows) const {
+  const std::uint64_t depth = std::uint64_t(shape_.depth), group = std::uint64_t(group_);
+  const std::vector<int> sampled = node_features(0, 0, 0);
+  const std::uint64_t per_node =  // one node's histograms
+      std::uint64_t(sampled.empty() ? features_ : int(sampled.size())) * std::uint64_t(shape_.bins) *
+      std::uint64_t(channels_);
+  const std::uint64_t rows = std::uint64_t(std::max<std::int64_t>(1, train_rows));
+  // The histograms of the deepest level that splits (depth - 1) and the forest
+  // of full trees, where every node holds at least `per_leaf` rows: the nodes of
+  // one level partition the rows. With subtraction one child of each pair is computed.
+  const auto shape = [&](std::uint64_t per_leaf, std::uint64_t* hist, std::uint64_t* forest) {
+    const std::uint64_t most = std::max<std::uint64_t>(1, rows / per_leaf);
+    const std::uint64_t open = std::min(std::uint64_t(1) << (depth - 1), most);
+    const std::uint64_t computed = shape_.subtraction && depth >= 2 ? std::max<std::uint64_t>(1, open / 2) : open;
+    const std::uint64_t trees = group * std::uint64_t(shape_.iterations);
+    const std::uint64_t nodes = std::min((std::uint64_t(2) << depth) - 1, 2 * most + 1);  // per tree
+    *hist = group * computed * per_node;
+    // The pulled forest and the complete trees (roots, nodes), and the parents kept for subtraction.
+    *forest = 2 * (1 + trees + (1 + trees * nodes) * std::uint64_t(kNodeFields + values_)) + 1 + group * open +
+              group * (open / 2 + 1) * per_node;
+  };
+  std::uint64_t hist = 0, forest = 0, expected_hist = 0, expected_forest = 0;
+  shape(1, &hist, &forest);
+  shape(1000, &expected_hist, &expected_forest);  // nodes of a thousand rows or more: what runs show
+  const std::uint64_t sketch = std::uint64_t(shape_.sketch_rows) * std::uint64_t(1 + features_);
+  const std::uint64_t fixed = kTreeStateSize + std::uint64_t(features_) * std::uint64_t(shape_.bins - 1);
+  LearnerFootprint f;
+  f.update_floats = std::max(hist, sketch);
+  f.expected_update_floats = std::max(expected_hist, sketch);
+  f.update_blocks = 1;
+  f.model_floats = fixed + forest;
+  f.expected_model_floats = fixed + expected_forest;
+  f.model_blocks = 7;
+  return f;
 }
 
 std::uint64_t HistTrees::seed_of(const ParamSet& p) {

@@ -73,6 +73,9 @@ class HistTrees : public Learner {
   void apply(ParamSet& model, const ParamSet& merged, int contributors) const final;
   std::vector<std::uint32_t> server_only_keys() const override { return {kParents, kDoneRoots, kDoneNodes}; }
   bool finished(const ParamSet& p) const override;
+  // The largest update is the sketch or the deepest level's histograms (the
+  // model is small beside them); the model grows to every tree's nodes.
+  LearnerFootprint footprint(const ParamSet& initial, std::int64_t train_rows) const override;
   double train_flops_per_sample() const override { return 2.0 * features_ * group_ * channels_; }
 
   // Trees complete (the group being grown not counted), levels grown so far.

@@ -11,6 +11,7 @@
 // hierarchy. The global server picks the threshold with the largest |r|,
 // r = sum_{bin(d) > b} pi(d) / Z, and adds it with alpha = ln((1 + r) / (1 - r)) / 2.
 #pragma once
+#include "core/learners/ensemble/binning.h"
 #include "core/learners/learner.h"
 
 namespace geotrain {
@@ -26,6 +27,9 @@ class RankBoost : public Learner {
                       ParamSet* update) const override;
   void apply(ParamSet& model, const ParamSet& merged, int contributors) const override;
   bool finished(const ParamSet& p) const override;
+  LearnerFootprint footprint(const ParamSet& initial, std::int64_t /*train_rows*/) const override {
+    return weak_ranker_footprint(initial, features_, sketch_rows_, 1 + std::uint64_t(features_) * std::uint64_t(bins_));
+  }
   double train_flops_per_sample() const override { return 20.0 * features_; }
   const std::vector<MetricInfo>& metrics() const override { return static_metrics(); }
   static const std::vector<MetricInfo>& static_metrics();

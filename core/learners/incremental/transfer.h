@@ -45,6 +45,12 @@ class Transfer : public Learner {
   double local_update(const ParamSet& p, const Dataset& train, const std::vector<int>& batch, std::mt19937_64& rng,
                       ParamSet* update) const override;
   double train_flops_per_sample() const override { return head_.train_flops_per_sample(); }
+  // Per row its cached features.
+  LearnerFootprint footprint(const ParamSet& initial, std::int64_t train_rows) const override {
+    LearnerFootprint f = Learner::footprint(initial, train_rows);
+    f.per_row_bytes = sizeof(float) * std::uint64_t(head_.inputs()) + 1;
+    return f;
+  }
   const std::vector<MetricInfo>& metrics() const override;
   std::vector<double> evaluate(const ParamSet& p, const Dataset& test) const override;
 

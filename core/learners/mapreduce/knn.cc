@@ -42,6 +42,13 @@ ParamSet Knn::init(std::uint64_t) const {
   return p;
 }
 
+LearnerFootprint Knn::footprint(const ParamSet& initial, std::int64_t train_rows) const {
+  LearnerFootprint f = Learner::footprint(initial, train_rows);
+  f.update_floats = std::uint64_t(batch_) * 3 * std::uint64_t(k_);
+  f.update_blocks = std::uint64_t(batch_);
+  return f;
+}
+
 std::vector<BlockRule> Knn::block_rules() const {
   std::vector<BlockRule> r;
   for (int j = 0; j < batch_; ++j)

@@ -27,6 +27,8 @@ class Knn : public Learner {
   void apply(ParamSet& model, const ParamSet& merged, int contributors) const override;
   std::vector<std::uint32_t> server_only_keys() const override { return {kPredictions}; }
   bool finished(const ParamSet& p) const override;
+  // An update is a candidate list of k (distance, label, row) per query of the batch.
+  LearnerFootprint footprint(const ParamSet& initial, std::int64_t train_rows) const override;
   double train_flops_per_sample() const override { return 3.0 * features_ * batch_; }
   const std::vector<MetricInfo>& metrics() const override { return static_metrics(); }
   static const std::vector<MetricInfo>& static_metrics();

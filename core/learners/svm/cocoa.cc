@@ -87,6 +87,18 @@ Cocoa::Rows& Cocoa::rows(const Dataset& d) const {
   return *rows_;
 }
 
+LearnerFootprint Cocoa::footprint(const ParamSet& initial, std::int64_t train_rows) const {
+  LearnerFootprint f = Learner::footprint(initial, train_rows);
+  f.update_floats += 2 * std::uint64_t(columns_) + 1;  // the duality gap's pieces and the count beside the change
+  f.update_blocks = 3;
+  f.fixed_bytes =
+      sizeof(float) * (std::uint64_t(map_.rff()) * std::uint64_t(map_.inputs()) + std::uint64_t(map_.rff()));
+  // The mapped row (touched only for the worker's own rows), and per loss term an alpha, a norm and a coordinate.
+  f.per_row_bytes =
+      sizeof(float) * std::uint64_t(map_.dims()) + std::uint64_t(coords_per_unit_ * (8 + sizeof(DualCoord))) + 2;
+  return f;
+}
+
 double Cocoa::local_update(const ParamSet& p, const Dataset& d, const std::vector<int>& batch, std::mt19937_64& rng,
                            ParamSet* update) const {
   const auto& state = block_of(p, kState);

@@ -61,6 +61,8 @@ class Cocoa : public Learner {
                       ParamSet* update) const override;
   void apply(ParamSet& model, const ParamSet& merged, int contributors) const override;
   double train_flops_per_sample() const override;
+  // Updates: the weights' change and the gap's pieces; per row the mapped features and its dual variable.
+  LearnerFootprint footprint(const ParamSet& initial, std::int64_t train_rows) const override;
   const std::vector<MetricInfo>& metrics() const override { return metrics_; }
 
   // `primary` then duality_gap and primal_objective.

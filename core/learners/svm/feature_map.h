@@ -16,6 +16,7 @@ class FeatureMap {
   // rff = 0: linear.
   FeatureMap(int inputs, int rff, double gamma, std::uint64_t seed);
   int inputs() const { return inputs_; }
+  int rff() const { return rff_; }
   int dims() const { return rff_ > 0 ? rff_ + 1 : inputs_ + 1; }
   // z (dims() entries) of one input x (inputs() entries).
   void map(const float* x, float* z) const;
