@@ -67,7 +67,7 @@ void add_launch(CLI::App& app) {
       ->check(CLI::Range(0.0, 1e9));
   c->add_option("--fault", a->faults,
                 "Fault injection, ACTION:NODE@WHEN (repeatable): ACTION kill, restart or stall (SIGSTOP for\n"
-                "--stall-for s, then SIGCONT); NODE an id or name (geotrain validate lists them); WHEN startup\n"
+                "--stall-for s, then SIGCONT); NODE an id or name (a wrong one lists them); WHEN startup\n"
                 "(before it joins), S (seconds after the job's start), launch+S (after the launch) or\n"
                 "checkpoint (the first snapshot; needs --checkpoint-every). E.g. stall:state-server@5");
   c->add_option("--stall-for", a->stall_for, "A stall lasts this many seconds (default 3 x --failure-timeout)")

@@ -198,7 +198,8 @@ SweepOutcome run_sweep(const SweepPlan& plan, const std::string& out, const Swee
 int write_results_csv(const SweepPlan& plan, const std::string& out) {
   std::ostringstream csv;
   csv << "point,seed";
-  for (const auto& a : plan.axes) csv << ',' << csv_cell(a);
+  for (const auto& a : plan.axes)  // (a swept seed is the seed column: not twice)
+    if (a != "seed") csv << ',' << csv_cell(a);
   // Summary fields that are also swept (e.g. architecture) appear once, as the axis.
   std::vector<const char*> cols;
   for (const char* c : kSummaryColumns)
@@ -223,7 +224,8 @@ int write_results_csv(const SweepPlan& plan, const std::string& out) {
     if (!finished(dir)) continue;
     const nlohmann::json s = load_json_file(dir + "/summary.json");
     csv << p.id << ',' << p.seed;
-    for (const auto& [k, v] : p.values) csv << ',' << csv_cell(v);
+    for (const auto& [k, v] : p.values)
+      if (k != "seed") csv << ',' << csv_cell(v);
     for (const char* c : cols) csv << ',' << csv_cell(s.value(c, nlohmann::json()));
     csv << ',' << s["bytes"]["wan"].dump() << ',' << s["bytes"]["lan"].dump();
     for (const auto& m : metrics) {

@@ -66,7 +66,8 @@ RunResult merge_node_reports(const std::string& scenario, const std::vector<std:
   double overrun = 0;
   std::int64_t epoch_ns = 0, worker_round = 0;
   if (std::ifstream ef{out + "/epoch"}) ef >> epoch_ns;  // the job's start, as the global server wrote it
-  if (epoch_ns == 0) epoch_ns = launch_unix_ns;          // the job never started: the launch is time zero
+  const bool started = epoch_ns != 0;
+  if (!started) epoch_ns = launch_unix_ns;  // the job never started: the launch is time zero
   // Events on the run's clock: a node that never got GO timed its events from its own start.
   const auto on_run_clock = [&](double t, std::int64_t clock_ns, const std::string& event, const std::string& node) {
     if (epoch_ns != 0 && clock_ns != 0) t += double(clock_ns - epoch_ns) * 1e-9;
@@ -96,8 +97,9 @@ RunResult merge_node_reports(const std::string& scenario, const std::vector<std:
     }
     if (n.id == dep.global_server) {
       have_gs = true;
-      if (epoch_ns == 0) epoch_ns = j.value("epoch_unix_ns", epoch_ns);
       r.sim_time_s = j["run_time_s"];
+      // A job that never started: the global server timed its run from its own start, not the launch's.
+      if (!started && node_clock != 0) r.sim_time_s += std::max(0.0, double(node_clock - epoch_ns) * 1e-9);
       r.error = j.value("error", std::string());
       if (!j["time_to_target_s"].is_null()) r.time_to_target_s = j["time_to_target_s"].get<double>();
       for (const auto& t : j["timeline"]) r.timeline.push_back(timeline_row_from_json(t));

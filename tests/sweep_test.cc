@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -154,6 +155,28 @@ TEST(Sweep, AnInvalidPointIsRejectedBeforeAnythingRuns) {
   EXPECT_NE(r.output.find("point p0001"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("/batch_size"), std::string::npos) << r.output;
   EXPECT_FALSE(fs::exists(dir + "/out/runs"));
+  fs::remove_all(dir);
+}
+
+// The seed as a grid axis: results.csv has one seed column, which holds it.
+TEST(Sweep, ASweptSeedIsOneColumnOfTheResults) {
+  const std::string dir = "/tmp/geotrain-test-sweep-seed-" + std::to_string(::getpid());
+  fs::create_directories(dir);
+  std::ofstream(dir + "/s.json")
+      << R"({"name":"seeds","base":")" + source_path("scenarios/quickstart.json") +
+             R"(","sets":["stop.rounds=2","dataset={\"kind\":\"synthetic\",\"features\":16}"],)"
+             R"("grid":{"seed":[3,4]}})";
+  const auto r = run_geotrain("sweep " + dir + "/s.json --out " + dir + "/out -q");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::ifstream in(dir + "/out/results.csv");
+  std::string header, row;
+  std::getline(in, header);
+  std::getline(in, row);
+  std::vector<std::string> cols;
+  std::stringstream ss(header);
+  for (std::string c; std::getline(ss, c, ',');) cols.push_back(c);
+  EXPECT_EQ(std::count(cols.begin(), cols.end(), "seed"), 1) << header;
+  EXPECT_EQ(row.substr(0, row.find(',', row.find(',') + 1)), "p0000,3") << row;
   fs::remove_all(dir);
 }
 

@@ -139,7 +139,9 @@ class Learner {
   virtual bool finished(const ParamSet& /*p*/) const { return false; }
 
   // What it holds and sends beyond `initial` (its init()); the default: updates
-  // with the model's layout, a model that never grows, nothing cached.
+  // with the model's layout, a model that never grows, nothing cached. (A
+  // workload profile's stand-ins count what they hold, not what they stand for:
+  // they exist only in simulation, where nothing is framed.)
   // `train_rows`: the training set's rows (a bound for what the data decides, such as a tree's nodes).
   virtual LearnerFootprint footprint(const ParamSet& initial, std::int64_t train_rows) const;
 

@@ -74,7 +74,7 @@ Eigen::VectorXf cuts_from_sketch(const Eigen::VectorXf& merged, int features, in
 
 LearnerFootprint weak_ranker_footprint(const ParamSet& initial, int features, int sketch_rows, std::uint64_t stats) {
   LearnerFootprint f;
-  for (const auto& b : initial) f.model_floats += wire_elements(b);
+  for (const auto& b : initial) f.model_floats += std::uint64_t(b.values.size());
   f.model_blocks = initial.size();
   f.update_floats = std::max(std::uint64_t(sketch_rows) * std::uint64_t(1 + features), stats);
   f.update_blocks = 1;
