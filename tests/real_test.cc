@@ -395,12 +395,9 @@ TEST(RealMode, RejectsUnauthenticatedWrongSecretAndGarbageWhileTraining) {
 namespace geotrain {
 namespace {
 
-// Plain-TCP handshake with node `port` claiming to be `node`, with the right secret.
-// Returns true if the node accepted (sent its proof back).
-bool plain_handshake_accepted(std::uint16_t port, const std::string& secret, std::int32_t node) {
-  asio::io_context io;
-  asio::ip::tcp::socket s(io);
-  s.connect({asio::ip::make_address("127.0.0.1"), port});
+// The client's side of the handshake on a connected socket, claiming to be
+// `node` with `secret`: true if the node accepted (sent its proof back).
+bool handshake(asio::ip::tcp::socket& s, const std::string& secret, std::int32_t node) {
   std::vector<std::uint8_t> challenge(real::kFrameHeaderBytes + real::kNonceBytes + real::kFrameTrailerBytes);
   asio::read(s, asio::buffer(challenge));
   const auto nonce_at = challenge.begin() + real::kFrameHeaderBytes;
@@ -411,10 +408,18 @@ bool plain_handshake_accepted(std::uint16_t port, const std::string& secret, std
   resp.insert(resp.end(), mine.begin(), mine.end());
   resp.insert(resp.end(), mac.begin(), mac.end());
   asio::write(s, asio::buffer(real::make_frame(real::FrameType::kResponse, resp)));
-  std::vector<std::uint8_t> accept(real::kFrameHeaderBytes + real::kMacBytes);
+  std::vector<std::uint8_t> accept(real::kFrameHeaderBytes + real::kMacBytes + real::kFrameTrailerBytes);
   boost::system::error_code ec;
   asio::read(s, asio::buffer(accept), ec);
   return !ec && accept[5] == std::uint8_t(real::FrameType::kAccept);
+}
+
+// Plain-TCP handshake with node `port` claiming to be `node`, with the right secret.
+bool plain_handshake_accepted(std::uint16_t port, const std::string& secret, std::int32_t node) {
+  asio::io_context io;
+  asio::ip::tcp::socket s(io);
+  s.connect({asio::ip::make_address("127.0.0.1"), port});
+  return handshake(s, secret, node);
 }
 
 // One of the job's own nodes (it holds the secret) that sends a frame larger than
@@ -433,20 +438,7 @@ TEST(RealMode, AnAuthenticatedPeersOversizeFrameEndsTheJobWithItsCause) {
   const std::string secret = real::read_secret_file(cfg["secret_file"].get<std::string>());
   asio::ip::tcp::socket s(io);
   s.connect({asio::ip::make_address("127.0.0.1"), port});
-  std::vector<std::uint8_t> challenge(real::kFrameHeaderBytes + real::kNonceBytes + real::kFrameTrailerBytes);
-  asio::read(s, asio::buffer(challenge));
-  const real::Bytes nonce(challenge.begin() + real::kFrameHeaderBytes,
-                          challenge.begin() + real::kFrameHeaderBytes + real::kNonceBytes);
-  const std::int32_t node = 1;  // dc-a's local server
-  real::Bytes resp(sizeof node);
-  std::memcpy(resp.data(), &node, sizeof node);
-  const real::Bytes mine = real::random_bytes(real::kNonceBytes), mac = real::client_proof(secret, nonce, node);
-  resp.insert(resp.end(), mine.begin(), mine.end());
-  resp.insert(resp.end(), mac.begin(), mac.end());
-  asio::write(s, asio::buffer(real::make_frame(real::FrameType::kResponse, resp)));
-  std::vector<std::uint8_t> accept(real::kFrameHeaderBytes + real::kMacBytes + real::kFrameTrailerBytes);
-  asio::read(s, asio::buffer(accept));
-  ASSERT_EQ(accept[5], std::uint8_t(real::FrameType::kAccept));
+  ASSERT_TRUE(handshake(s, secret, 1)) << "as dc-a's local server";
   const auto t0 = std::chrono::steady_clock::now();
   auto header = real::frame_header(real::FrameType::kMessage, 0);
   const std::uint32_t huge = 0x7ffffff0u;
