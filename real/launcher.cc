@@ -367,6 +367,7 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
     }
     if (wan) wan->follow_traces(Clock::now());
     for (auto& j : injections) {
+      if (job_done) break;  // the job is over: nothing is injected or restarted any more
       const Fault& f = j.fault;
       const bool due =
           !j.fired && (f.when == Fault::When::kStartup || (f.when == Fault::When::kAfterLaunch && elapsed >= f.at_s) ||
