@@ -121,9 +121,7 @@ std::uint64_t TrainingJob::max_message_bytes() const {
 
 std::uint64_t TrainingJob::expected_message_bytes() const {
   const LearnerFootprint& f = footprint_;
-  return message_bytes(std::max(f.expected_update_floats ? f.expected_update_floats : f.update_floats,
-                                f.expected_model_floats ? f.expected_model_floats : f.model_floats),
-                       std::max(f.update_blocks, f.model_blocks));
+  return message_bytes(std::max(f.expected_update(), f.expected_model()), std::max(f.update_blocks, f.model_blocks));
 }
 
 std::uint64_t TrainingJob::dense_model_bytes() const {

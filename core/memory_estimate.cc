@@ -23,13 +23,9 @@ constexpr double kWorkerCopies = 2, kServerCopies = 4;
 double model_bytes(const TrainingJob& job) {
   double floats = 0;
   for (const auto& b : job.initial_params()) floats += double(b.values.size());
-  const LearnerFootprint& f = job.footprint();
-  return 4 * std::max(floats, double(f.expected_model_floats ? f.expected_model_floats : f.model_floats));
+  return 4 * std::max(floats, double(job.footprint().expected_model()));
 }
-double update_bytes(const TrainingJob& job) {
-  const LearnerFootprint& f = job.footprint();
-  return 4 * double(f.expected_update_floats ? f.expected_update_floats : f.update_floats);
-}
+double update_bytes(const TrainingJob& job) { return 4 * double(job.footprint().expected_update()); }
 
 // The learner's own working memory (Learner::footprint): its tables once per
 // process, its caches per training row the workers of `share` of the data hold.

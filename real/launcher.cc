@@ -26,6 +26,7 @@
 #include "core/role_stats.h"
 #include "real/auth.h"
 #include "real/fault_plan.h"
+#include "real/frame_limits.h"
 #include "real/netns.h"
 #include "real/port_picker.h"
 #include "real/process.h"

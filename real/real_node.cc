@@ -14,6 +14,7 @@
 #include "core/bytes.h"
 #include "core/wire.h"
 #include "real/datagram.h"
+#include "real/frame_limits.h"
 #include "real/process.h"
 #include "real/tls.h"
 
@@ -44,28 +45,7 @@ std::string secs(double s) {
   return o.str();
 }
 
-// The largest frame an authenticated peer may send: the job's largest message
-// (the learner's largest update or model, at a codec's worst) and room for the
-// frame's own bytes; check_frame_limit refused the job if that is above the
-// configured limit.
-std::size_t frame_limit(const RealConfig& cfg, const TrainingJob& job) {
-  return std::size_t(std::min<std::uint64_t>(cfg.max_frame_bytes, job.max_message_bytes() + (1 << 20)));
-}
-
 }  // namespace
-
-void check_frame_limit(const TrainingJob& job, std::uint64_t max_frame_bytes, const std::string& file) {
-  // (The bound itself may be far above what the data lets a run reach, a deep
-  // tree's last levels: then the frame limit is the cap, and a message above it
-  // ends the job naming it.)
-  const std::uint64_t need = job.expected_message_bytes() + (1 << 20);
-  if (need <= max_frame_bytes) return;
-  throw ConfigError(file, "/model",
-                    job.scenario().model.kind + "'s largest message would be about " + std::to_string(need) +
-                        " bytes, more than a real-mode frame may carry (" + std::to_string(max_frame_bytes) +
-                        " bytes): a smaller model (fewer bins, features, a shallower tree or a smaller batch of "
-                        "queries) fits");
-}
 
 RealNode::RealNode(asio::io_context& io, const RealConfig& cfg, const TrainingJob& job, NodeId self, std::string secret)
     : io_(io),
@@ -76,8 +56,9 @@ RealNode::RealNode(asio::io_context& io, const RealConfig& cfg, const TrainingJo
       acceptor_(io),
       tls_acceptor_(io),
       udp_(io),
+      watchdog_(cfg.failure_timeout_s),
       datagrams_(secret_, self),
-      frame_limit_(frame_limit(cfg, job)),
+      frame_limit_(std::size_t(frame_limit(job, cfg.max_frame_bytes))),
       services_(services_of(job.deployment(), self)) {
   if (cfg.tls.links != TlsLinks::kOff) {
     tls_server_ = tls_server_context(cfg.tls);
@@ -353,7 +334,7 @@ void RealNode::on_frame(NodeId peer, Frame&& f) {
                           "--checkpoint-every N keeps one); the job cannot go on without its shard",
                       kExitJobFailed);
         record("node " + n.name + " joined the running job");
-        ++faults_seen_;
+        watchdog_.fault();
         send_go(peer, true, {});
         return;
       }
@@ -504,7 +485,7 @@ void RealNode::heartbeat() {
   if (last_tick_ &&
       tick - *last_tick_ > std::chrono::duration<double>(std::max(2 * cfg_.heartbeat_s, cfg_.failure_timeout_s / 2))) {
     for (auto& [child, t] : last_heard_) t = tick;
-    last_progress_ = tick;  // nor are the rounds it could not run
+    watchdog_.restart_clock(tick);  // nor are the rounds it could not run
     record("this node was stalled for " + secs(std::chrono::duration<double>(tick - *last_tick_).count()) +
            "; its children's silence is not counted");
   }
@@ -512,7 +493,7 @@ void RealNode::heartbeat() {
   for (auto& [child, t] : last_heard_) {
     if (down_.count(child) || Clock::now() - t < silent_limit) continue;
     down_.insert(child);
-    ++faults_seen_;
+    watchdog_.fault();
     record("node " + job_.deployment().nodes[child].name + " declared down (silent for " +
            secs(cfg_.failure_timeout_s) + "); the round proceeds without it");
     if (is_child(child))  // the round goes on without it
@@ -529,27 +510,9 @@ void RealNode::heartbeat() {
                       secs(10 * cfg_.failure_timeout_s) + ")",
                   kExitJobFailed);
   }
-  if (rounds_probe_ && started_) {
-    const std::int64_t rounds = rounds_probe_();
-    const auto now = Clock::now();
-    if (rounds != rounds_seen_) {
-      if (rounds_seen_ >= 0)
-        longest_gap_s_ = std::max(longest_gap_s_, std::chrono::duration<double>(now - last_progress_).count());
-      rounds_seen_ = rounds;
-      last_progress_ = now;
-    }
-    const double stuck = std::chrono::duration<double>(now - last_progress_).count();
-    // Longer than a lost service is waited for, so that loss is the error given when it is the cause.
-    const double limit = std::max(12 * cfg_.failure_timeout_s, 10 * longest_gap_s_);
-    if (stuck > limit)
-      return fail(
-          "no round completed for " + secs(stuck) + " (the last was round " + std::to_string(rounds) +
-              (faults_seen_ > 0 ? "): the job is stuck after its faults (see faults in the summary) and cannot go on"
-                                : "), with no fault seen: a round takes longer than the watchdog waits (12 x "
-                                  "--failure-timeout, or 10 x the longest round so far), or the job is stuck; a "
-                                  "larger --failure-timeout waits longer"),
-          kExitJobFailed);
-  }
+  if (rounds_probe_ && started_)
+    if (const std::string why = watchdog_.check(rounds_probe_(), Clock::now()); !why.empty())
+      return fail(why, kExitJobFailed);
   schedule(from_seconds(cfg_.heartbeat_s), [this] { heartbeat(); });
 }
 

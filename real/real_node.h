@@ -47,6 +47,7 @@
 #include "real/inbound_link.h"
 #include "real/outbound_link.h"
 #include "real/real_config.h"
+#include "real/round_watchdog.h"
 
 namespace geotrain::real {
 
@@ -63,10 +64,6 @@ struct NodeCounters {
   std::uint64_t rejected_datagrams = 0;
   std::uint64_t tls_links = 0;  // inbound links admitted over TLS
 };
-
-// Refuses (ConfigError naming `file` and /model) a job whose largest message
-// (TrainingJob::max_message_bytes) cannot fit in a frame of `max_frame_bytes`.
-void check_frame_limit(const TrainingJob& job, std::uint64_t max_frame_bytes, const std::string& file);
 
 class RealNode : public Runtime {
  public:
@@ -147,9 +144,7 @@ class RealNode : public Runtime {
   std::set<NodeId> down_;
   std::function<std::int64_t()> rounds_probe_;
   std::optional<std::chrono::steady_clock::time_point> last_tick_;  // the last heartbeat() run
-  std::int64_t rounds_seen_ = -1;
-  std::chrono::steady_clock::time_point last_progress_;
-  double longest_gap_s_ = 0;
+  RoundWatchdog watchdog_;
   std::vector<NodeEvent> events_;
   bool started_ = false, stopping_ = false;
   std::set<NodeId> ready_;                       // global server: nodes that reported READY
@@ -161,7 +156,6 @@ class RealNode : public Runtime {
   NodeCounters counters_;
   DatagramAssembler datagrams_;
   std::size_t frame_limit_;
-  int faults_seen_ = 0;  // nodes declared down or rejoined: what a stuck job is blamed on
   std::string error_;
   int exit_code_ = 0;
   // Global server: the nodes it watches besides its children (state server,

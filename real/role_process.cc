@@ -14,6 +14,7 @@
 #include "core/results.h"
 #include "real/auth.h"
 #include "real/file_checkpoint.h"
+#include "real/frame_limits.h"
 #include "real/real_node.h"
 
 namespace geotrain::real {

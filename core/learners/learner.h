@@ -102,6 +102,8 @@ struct LearnerFootprint {
   // What a run can be expected to need where the data decides (a tree's nodes
   // stop splitting as they empty): what the memory estimate counts; 0: the bound.
   std::uint64_t expected_update_floats = 0, expected_model_floats = 0;
+  std::uint64_t expected_update() const { return expected_update_floats ? expected_update_floats : update_floats; }
+  std::uint64_t expected_model() const { return expected_model_floats ? expected_model_floats : model_floats; }
   std::uint64_t fixed_bytes = 0;    // tables built once per process (random features' projection)
   std::uint64_t per_row_bytes = 0;  // what a worker caches per training row it learns from (mapped features)
 };

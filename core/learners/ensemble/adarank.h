@@ -28,8 +28,9 @@ class AdaRank : public Learner {
                       ParamSet* update) const override;
   void apply(ParamSet& model, const ParamSet& merged, int contributors) const override;
   bool finished(const ParamSet& p) const override;
-  LearnerFootprint footprint(const ParamSet& initial, std::int64_t /*train_rows*/) const override {
-    return weak_ranker_footprint(initial, features_, sketch_rows_, 1 + std::uint64_t(rankers()));
+  LearnerFootprint footprint(const ParamSet& initial, std::int64_t train_rows) const override {
+    return weak_ranker_footprint(Learner::footprint(initial, train_rows), features_, sketch_rows_,
+                                 1 + std::uint64_t(rankers()));
   }
   double train_flops_per_sample() const override { return 40.0 * features_ * bins_; }
   const std::vector<MetricInfo>& metrics() const override { return static_metrics(); }

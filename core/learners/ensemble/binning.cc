@@ -72,10 +72,7 @@ Eigen::VectorXf cuts_from_sketch(const Eigen::VectorXf& merged, int features, in
   return cuts;
 }
 
-LearnerFootprint weak_ranker_footprint(const ParamSet& initial, int features, int sketch_rows, std::uint64_t stats) {
-  LearnerFootprint f;
-  for (const auto& b : initial) f.model_floats += std::uint64_t(b.values.size());
-  f.model_blocks = initial.size();
+LearnerFootprint weak_ranker_footprint(LearnerFootprint f, int features, int sketch_rows, std::uint64_t stats) {
   f.update_floats = std::max(std::uint64_t(sketch_rows) * std::uint64_t(1 + features), stats);
   f.update_blocks = 1;
   return f;

@@ -31,9 +31,9 @@ inline BlockRule sketch_rule(std::uint32_t key, int features, int rows) {
   return {key, Merge::kKSmallest, std::uint32_t(1 + features), std::uint32_t(rows), Precision::kRounding};
 }
 
-// A weak-ranker booster's footprint: its update is the sketch (k rows of 1 +
-// features) or `stats` summed statistics, its model never grows.
-LearnerFootprint weak_ranker_footprint(const ParamSet& initial, int features, int sketch_rows, std::uint64_t stats);
+// A weak-ranker booster's footprint: `base` (its model never grows) with an
+// update of the sketch (k rows of 1 + features) or `stats` summed statistics.
+LearnerFootprint weak_ranker_footprint(LearnerFootprint base, int features, int sketch_rows, std::uint64_t stats);
 
 // NDCG@10 and the number of weak rankers: the metrics of a boosted ranker of weak rankers.
 const std::vector<MetricInfo>& weak_ranker_metrics();

@@ -27,8 +27,9 @@ class RankBoost : public Learner {
                       ParamSet* update) const override;
   void apply(ParamSet& model, const ParamSet& merged, int contributors) const override;
   bool finished(const ParamSet& p) const override;
-  LearnerFootprint footprint(const ParamSet& initial, std::int64_t /*train_rows*/) const override {
-    return weak_ranker_footprint(initial, features_, sketch_rows_, 1 + std::uint64_t(features_) * std::uint64_t(bins_));
+  LearnerFootprint footprint(const ParamSet& initial, std::int64_t train_rows) const override {
+    return weak_ranker_footprint(Learner::footprint(initial, train_rows), features_, sketch_rows_,
+                                 1 + std::uint64_t(features_) * std::uint64_t(bins_));
   }
   double train_flops_per_sample() const override { return 20.0 * features_; }
   const std::vector<MetricInfo>& metrics() const override { return static_metrics(); }
