@@ -17,7 +17,7 @@
 #include <memory>
 
 #include "core/config/scenario.h"
-#include "core/deployment.h"
+#include "core/topology/deployment.h"
 #include "sim/sim_network.h"
 #include "sim/sim_transport.h"
 

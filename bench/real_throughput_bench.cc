@@ -20,7 +20,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
-#include "core/wire.h"
+#include "core/payload/wire.h"
 #include "real/auth.h"
 #include "real/inbound_link.h"
 #include "real/io_sizes.h"

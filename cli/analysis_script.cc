@@ -2,7 +2,7 @@
 
 #include <filesystem>
 
-#include "real/process.h"
+#include "api/platform.h"
 
 namespace geotrain::cli {
 

@@ -3,10 +3,10 @@
 #include <memory>
 #include <thread>
 
+#include "api/platform.h"
 #include "cli/analysis_script.h"
 #include "cli/commands.h"
 #include "cli/guarded.h"
-#include "real/process.h"
 
 namespace geotrain::cli {
 

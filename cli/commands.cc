@@ -8,24 +8,14 @@
 #include <string>
 #include <vector>
 
+#include "api/catalog.h"
+#include "api/platform.h"
+#include "api/runs.h"
+#include "api/scenarios.h"
+#include "cli/environment.h"
 #include "cli/guarded.h"
+#include "cli/output_dir.h"
 #include "cli/reference_markdown.h"
-#include "core/atomic_file.h"
-#include "core/codec/codec_registry.h"
-#include "core/config/learner_fit.h"
-#include "core/config/scenario.h"
-#include "core/data/dataset_registry.h"
-#include "core/deployment.h"
-#include "core/learners/learner_registry.h"
-#include "core/optim/optimizer_registry.h"
-#include "core/policies/policy_registry.h"
-#include "core/results.h"
-#include "core/sched/scheduler_registry.h"
-#include "core/sweep/sweep_plan.h"
-#include "core/text.h"
-#include "real/real_config.h"
-#include "sim/compute_pool.h"
-#include "sim/sim_runner.h"
 
 namespace geotrain::cli {
 namespace {
@@ -64,7 +54,7 @@ void add_sim(CLI::App& app) {
   c->add_flag("--quiet,-q", args->quiet, "No progress lines on stderr");
   c->add_option("--save-model", args->save_model,
                 "Write the final model's parameters to this file (a learner may read it back,\n"
-                "e.g. the GAN's feature classifier; format in core/params_file.h)");
+                "e.g. the GAN's feature classifier; format in core/payload/params_file.h)");
   c->add_option("--threads,-t", args->threads,
                 "Threads for the workers' training steps (default: every core). Steps that overlap\n"
                 "in simulated time run at once; the results are the same for any number.")
@@ -78,6 +68,7 @@ void add_sim(CLI::App& app) {
       opt.progress = !args->quiet;
       opt.save_model = args->save_model;
       opt.threads = args->threads;
+      opt.memory_limit_mb = memory_limit_mb_from_environment();
       const RunResult r = sim::run_simulation(sc, opt);
       write_run_outputs(args->out, r);
       std::printf("%s: %lld rounds, %.2f s simulated in %.2f s wall, %s, WAN %.2f MB -> %s\n", sc.name.c_str(),
@@ -204,9 +195,9 @@ void print_learners() {
 }  // namespace
 
 void add_list(CLI::App& app) {
-  CLI::App* c = app.add_subcommand(
-      "list",
-      "List the built-in models, architectures, policies, codecs, DGT's settings, schedulers, optimisers, datasets");
+  CLI::App* c = app.add_subcommand("list",
+                                   "List the built-in models, architectures, network models, policies, codecs, DGT's "
+                                   "settings, schedulers, optimisers, datasets");
   auto markdown = std::make_shared<bool>(false);
   c->add_flag("--markdown", *markdown,
               "Write the full parameter reference as Markdown instead (every scenario and topology field from the "
@@ -217,6 +208,8 @@ void add_list(CLI::App& app) {
       return;
     }
     print_registry("architectures (architecture):", architecture_registry());
+    print_registry("network models (network.model, the network.* keys each reads; sim/network_model.h):",
+                   network_model_registry());
     std::printf("policies (policy.kind, its parameters; core/policies/):\n");
     for (const auto& p : policy_registry()) {
       std::string names = p.name;
@@ -234,7 +227,7 @@ void add_list(CLI::App& app) {
       print_numeric_params(c.params);
     }
     std::printf(
-        "schedulers (schedule.lan / schedule.wan .kind, its parameters; core/sched/; a scheduled tier needs\n"
+        "schedulers (schedule.lan / schedule.wan .kind, its parameters; core/layers/sched/; a scheduled tier needs\n"
         "  policy bsp, no codec on its streams and no dgt):\n");
     for (const auto& s : scheduler_registry()) {
       std::printf("  %-16s %s\n", s.doc.name.c_str(), s.doc.description.c_str());
@@ -242,7 +235,7 @@ void add_list(CLI::App& app) {
     }
     const DgtSpec dgt;
     std::printf(
-        "dgt (differential transmission of WAN pushes; core/dgt/):\n"
+        "dgt (differential transmission of WAN pushes; core/layers/dgt/):\n"
         "      %-16s 0 off, 1 unimportant blocks over UDP (paced), 2 over TCP at lower priority, 3 as 2 in 4 bits "
         "(default %d)\n"
         "      %-16s fraction of blocks sent reliably, K0 (default %g)\n"

@@ -4,8 +4,8 @@
 #include <cstdio>
 #include <exception>
 
-#include "core/config/json_reader.h"
-#include "core/results.h"
+#include "api/runs.h"
+#include "api/scenarios.h"
 
 namespace geotrain::cli {
 

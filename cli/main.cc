@@ -4,9 +4,8 @@
 #include <cstdio>
 #include <iostream>
 
+#include "api/platform.h"
 #include "cli/commands.h"
-#include "core/allocator_settings.h"
-#include "real/process.h"
 
 int main(int argc, char** argv) {
   geotrain::real::die_with_parent_if_asked();

@@ -13,11 +13,11 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "api/catalog.h"
+#include "api/platform.h"
+#include "api/scenarios.h"
 #include "cli/commands.h"
 #include "cli/guarded.h"
-#include "core/atomic_file.h"
-#include "core/config/json_reader.h"
-#include "core/learners/profile_file.h"
 
 namespace geotrain::cli {
 

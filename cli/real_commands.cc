@@ -3,13 +3,12 @@
 #include <memory>
 #include <sstream>
 
+#include "api/platform.h"
+#include "api/runs.h"
 #include "cli/commands.h"
+#include "cli/environment.h"
 #include "cli/guarded.h"
-#include "core/atomic_file.h"
-#include "core/results.h"
-#include "real/launcher.h"
-#include "real/real_config.h"
-#include "real/role_process.h"
+#include "cli/output_dir.h"
 
 namespace geotrain::cli {
 
@@ -90,6 +89,7 @@ void add_launch(CLI::App& app) {
   c->callback([a] {
     guarded([&] {
       real::LaunchOptions opt;
+      opt.memory_limit_mb = memory_limit_mb_from_environment();
       opt.emulate_wan = !a->no_wan;
       opt.progress = !a->quiet;
       opt.timeout_s = a->timeout;
@@ -128,7 +128,13 @@ void add_real(CLI::App& app) {
       "global server (node 0) starts everyone together once all are connected.");
   c->add_option("--role", *role, "Node id to run (geotrain validate prints the plan)")->required();
   c->add_option("--config", *config, "Deployment config JSON")->required();
-  c->callback([role, config] { guarded([&] { return real::run_role(real::load_real_config(*config), *role); }); });
+  c->callback([role, config] {
+    guarded([&] {
+      real::RealConfig cfg = real::load_real_config(*config);
+      cfg.trace_messages = std::getenv("GEOTRAIN_TRACE") != nullptr;  // every message logged
+      return real::run_role(cfg, *role);
+    });
+  });
 }
 
 void add_collect(CLI::App& app) {

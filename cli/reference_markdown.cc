@@ -3,16 +3,9 @@
 #include <algorithm>
 #include <sstream>
 
-#include "core/codec/codec_registry.h"
-#include "core/config/json_reader.h"
-#include "core/config/learner_fit.h"
-#include "core/config/scenario.h"
-#include "core/data/dataset_registry.h"
-#include "core/learners/learner_registry.h"
-#include "core/optim/optimizer_registry.h"
-#include "core/policies/policy_registry.h"
-#include "core/sched/scheduler_registry.h"
-#include "core/text.h"
+#include "api/catalog.h"
+#include "api/platform.h"
+#include "api/scenarios.h"
 
 namespace geotrain::cli {
 namespace {
@@ -165,6 +158,7 @@ std::string reference_markdown(const std::string& source_dir) {
   schema_section("Scenario fields", "scenarios/scenario.schema.json", source_dir, o);
   schema_section("Topology fields", "topologies/topology.schema.json", source_dir, o);
   registry_section("Architectures (`architecture`)", architecture_registry(), o);
+  registry_section("Network models (`network.model`)", network_model_registry(), o);
   o << "## Policies (`policy.kind`)\n\n";
   for (const auto& p : policy_registry()) {
     o << "### `" << p.name << "`";

@@ -5,11 +5,9 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "core/atomic_file.h"
-#include "core/config/json_reader.h"
-#include "core/config/scenario.h"
-#include "sim/compute_pool.h"
-#include "sim/sim_runner.h"
+#include "api/platform.h"
+#include "api/runs.h"
+#include "api/scenarios.h"
 
 namespace geotrain::cli {
 

@@ -3,10 +3,10 @@
 #include <filesystem>
 #include <memory>
 
+#include "api/scenarios.h"
 #include "cli/analysis_script.h"
 #include "cli/commands.h"
 #include "cli/guarded.h"
-#include "core/config/json_reader.h"
 
 namespace geotrain::cli {
 

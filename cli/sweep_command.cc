@@ -2,11 +2,12 @@
 #include <cstdio>
 #include <memory>
 
+#include "api/platform.h"
+#include "api/scenarios.h"
 #include "cli/commands.h"
 #include "cli/guarded.h"
+#include "cli/output_dir.h"
 #include "cli/sweep_runner.h"
-#include "core/atomic_file.h"
-#include "core/config/json_reader.h"
 
 namespace geotrain::cli {
 

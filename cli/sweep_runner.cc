@@ -13,14 +13,10 @@
 #include <sstream>
 #include <thread>
 
-#include "core/atomic_file.h"
-#include "core/config/json_reader.h"
-#include "core/config/scenario.h"
-#include "core/job.h"
-#include "core/memory_estimate.h"
-#include "real/process.h"
-#include "real/stop_signals.h"
-#include "sim/compute_pool.h"
+#include "api/platform.h"
+#include "api/runs.h"
+#include "api/scenarios.h"
+#include "cli/environment.h"
 
 namespace geotrain::cli {
 
@@ -65,7 +61,7 @@ std::string csv_cell(const nlohmann::json& v) {
 }
 
 // What a point's run will need, estimated as the run itself estimates it before
-// it starts (core/memory_estimate.h). Points that differ only in their seed need
+// it starts (core/job/memory_estimate.h). Points that differ only in their seed need
 // the same, so each distinct point is estimated once, when it is first due.
 class PointMemory {
  public:
@@ -127,7 +123,7 @@ SweepOutcome run_sweep(const SweepPlan& plan, const std::string& out, const Swee
   // Points run at once share the machine's memory: one is started only while the
   // estimates of all running points fit the limit together (a point alone always
   // starts; it refuses itself when it cannot fit at all).
-  const std::uint64_t limit = memory_limit_bytes();
+  const std::uint64_t limit = memory_limit_bytes(memory_limit_mb_from_environment());
   PointMemory memory(plan);
   std::map<pid_t, std::uint64_t> running_bytes;
   std::uint64_t in_use = 0;

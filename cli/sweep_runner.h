@@ -5,7 +5,7 @@
 #pragma once
 #include <string>
 
-#include "core/sweep/sweep_plan.h"
+#include "api/scenarios.h"
 
 namespace geotrain::cli {
 

@@ -10,7 +10,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "core/config/json_text.h"
+#include "core/json/json_text.h"
 
 namespace geotrain::real {
 

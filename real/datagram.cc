@@ -1,7 +1,7 @@
 #include "real/datagram.h"
 
-#include "core/bytes.h"
-#include "core/wire.h"
+#include "core/base/bytes.h"
+#include "core/payload/wire.h"
 #include "real/frame.h"
 
 namespace geotrain::real {

@@ -1,5 +1,5 @@
-// Best-effort messages over UDP: an encoded Message (core/wire.h) cut by the
-// core's datagram discipline (core/net/fragments.h) into fragments of at most
+// Best-effort messages over UDP: an encoded Message (core/payload/wire.h) cut by the
+// core's datagram discipline (core/runtime/fragments.h) into fragments of at most
 // a chunk's bytes, each a kFragment frame (real/frame.h) whose body is the
 // FragmentHeader then the chunk, followed by the first kDatagramMacBytes of an
 // HMAC-SHA256 over the frame with the job's secret. This file only signs,
@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "core/message.h"
-#include "core/net/fragments.h"
+#include "core/payload/message.h"
+#include "core/runtime/fragments.h"
 #include "real/auth.h"
 
 namespace geotrain::real {

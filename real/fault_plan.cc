@@ -3,7 +3,7 @@
 #include <cstdlib>
 #include <sstream>
 
-#include "core/config/json_reader.h"
+#include "core/json/json_reader.h"
 
 namespace geotrain::real {
 

@@ -13,7 +13,7 @@
 #pragma once
 #include <string>
 
-#include "core/deployment.h"
+#include "core/topology/deployment.h"
 
 namespace geotrain::real {
 

@@ -6,8 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
-#include "core/atomic_file.h"
-#include "core/results.h"
+#include "core/base/atomic_file.h"
+#include "core/run/results.h"
 
 namespace geotrain::real {
 namespace {

@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <string>
 
-#include "core/checkpoint.h"
+#include "core/run/checkpoint.h"
 
 namespace geotrain::real {
 

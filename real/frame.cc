@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "core/bytes.h"
+#include "core/base/bytes.h"
 #include "real/checksum.h"
 
 namespace geotrain::real {

@@ -18,12 +18,12 @@
 #include <stdexcept>
 #include <vector>
 
-#include "core/wire.h"
+#include "core/payload/wire.h"
 
 namespace geotrain::real {
 
 enum class FrameType : std::uint8_t {
-  kMessage = 1,    // an encoded core Message (core/wire.h)
+  kMessage = 1,    // an encoded core Message (core/payload/wire.h)
   kChallenge = 2,  // auth: server nonce
   kResponse = 3,   // auth: client id, client nonce, HMAC over the server nonce
   kAccept = 4,     // auth: HMAC over the client nonce (server proves the secret too)

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "core/config/json_reader.h"
+#include "core/json/json_reader.h"
 
 namespace geotrain::real {
 

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "core/job.h"
+#include "core/job/job.h"
 
 namespace geotrain::real {
 

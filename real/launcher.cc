@@ -17,13 +17,13 @@
 #include <sstream>
 #include <thread>
 
-#include "core/atomic_file.h"
-#include "core/config/json_reader.h"
+#include "core/base/atomic_file.h"
 #include "core/config/scenario.h"
-#include "core/deployment.h"
-#include "core/job.h"
-#include "core/memory_estimate.h"
-#include "core/role_stats.h"
+#include "core/job/job.h"
+#include "core/job/memory_estimate.h"
+#include "core/job/role_stats.h"
+#include "core/json/json_reader.h"
+#include "core/topology/deployment.h"
 #include "real/auth.h"
 #include "real/fault_plan.h"
 #include "real/frame_limits.h"
@@ -146,7 +146,7 @@ RunResult launch(const std::string& scenario, const std::vector<std::string>& se
   {  // one process per node, each with the data set: refused up front when they cannot all fit
     const TrainingJob job(sc);
     check_frame_limit(job, RealConfig().max_frame_bytes, scenario);
-    check_memory(estimate_launch_memory(job), scenario,
+    check_memory(estimate_launch_memory(job), opt.memory_limit_mb, scenario,
                  "this launch (" + std::to_string(dep.nodes.size()) + " processes)");
   }
   const double stall_s = opt.stall_s > 0 ? opt.stall_s : 3 * opt.failure_timeout_s;

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/results.h"
+#include "core/run/results.h"
 #include "real/real_config.h"
 
 namespace geotrain::real {
@@ -28,6 +28,7 @@ struct LaunchOptions {
   // Root only: each DC in its own network namespace, WAN bandwidth shaped by
   // the kernel (htb) instead of the relays (see real/netns.h).
   bool netns = false;
+  double memory_limit_mb = 0;  // refuse a job estimated above it (0: 80% of the available memory)
 };
 
 RunResult launch(const std::string& scenario, const std::vector<std::string>& sets, const std::string& out,

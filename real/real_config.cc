@@ -6,7 +6,7 @@
 #include <boost/asio/ip/address.hpp>
 #include <fstream>
 
-#include "core/config/json_reader.h"
+#include "core/json/json_reader.h"
 
 namespace geotrain::real {
 namespace {

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/message.h"
+#include "core/payload/message.h"
 
 namespace geotrain::real {
 
@@ -42,7 +42,10 @@ struct RealConfig {
   std::vector<Endpoint> nodes;                           // listen endpoint by node id
   std::map<std::pair<NodeId, NodeId>, Endpoint> routes;  // (from, to) -> where `from` connects
   double heartbeat_s = 0.5;                              // liveness ping period
-  double failure_timeout_s = 5;                          // a worker silent this long is dropped from the round
+  // Log every message the node sends and receives (not in the file: `geotrain real` sets it from
+  // GEOTRAIN_TRACE, the launcher passes its own environment on).
+  bool trace_messages = false;
+  double failure_timeout_s = 5;  // a worker silent this long is dropped from the round
   // The global server waits this long for every node to report READY. Then
   // missing workers are left out (they may still join late); a missing server
   // of any kind ends the job with an error naming it.

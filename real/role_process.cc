@@ -6,12 +6,12 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "core/atomic_file.h"
+#include "core/base/atomic_file.h"
 #include "core/config/scenario.h"
-#include "core/job.h"
-#include "core/monitor.h"
-#include "core/progress.h"
-#include "core/results.h"
+#include "core/job/job.h"
+#include "core/run/monitor.h"
+#include "core/run/progress.h"
+#include "core/run/results.h"
 #include "real/auth.h"
 #include "real/file_checkpoint.h"
 #include "real/frame_limits.h"
@@ -83,7 +83,7 @@ int run_role(const RealConfig& cfg, NodeId id) {
   report["events"] = nlohmann::json::array();
   for (const auto& e : node.events()) report["events"].push_back({{"time_s", e.time_s}, {"event", e.what}});
   actor->finish(node.now());
-  report.update(actor->report(node.now()));  // what the role did: core/role_stats.h reads it
+  report.update(actor->report(node.now()));  // what the role did: core/job/role_stats.h reads it
   if (monitor) {
     if (!monitor->failure().empty()) report["error"] = monitor->failure();
     report["time_to_target_s"] = monitor->time_to_target_s() ? nlohmann::json(*monitor->time_to_target_s()) : nullptr;

@@ -12,8 +12,8 @@
 #include <optional>
 #include <vector>
 
-#include "core/config/topology.h"
-#include "core/deployment.h"
+#include "core/topology/deployment.h"
+#include "core/topology/topology.h"
 #include "real/netns.h"
 #include "real/real_config.h"
 #include "real/wan_relay.h"

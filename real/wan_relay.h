@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "core/config/topology.h"
+#include "core/topology/topology.h"
 
 namespace geotrain::real {
 

@@ -12,7 +12,7 @@ PKGS=(
   libns3-dev libgsl-dev libsqlite3-dev    # ns-3 3.37 (its .pc files name gsl and sqlite3 libs directly,
   libxml2-dev                             #   and libxml2's include directory, which CMake requires to exist)
   libeigen3-dev                           # model maths
-  libmimalloc-dev                         # the allocator every binary links (core/allocator_settings.h)
+  libmimalloc-dev                         # the allocator every binary links (core/base/allocator_settings.h)
   nlohmann-json3-dev                      # scenario/topology/summary JSON
   libcli11-dev                            # the geotrain command line
   libboost-dev                            # Boost.Asio: the real-mode socket runtime

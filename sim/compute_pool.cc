@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/base/parallel.h"
+
 namespace geotrain::sim {
 namespace {
 
@@ -45,7 +47,16 @@ int ComputePool::all_cores() { return int(std::max(1u, std::thread::hardware_con
 
 std::shared_ptr<ComputePool::Task> ComputePool::submit(std::function<void()> work, bool background) {
   auto task = std::make_shared<Task>();
-  task->work = std::move(work);
+  // The work runs with what its submitter was lent (core/base/parallel.h), on whichever
+  // thread takes it up: pieces it hands out go to this pool, as the submitter's would.
+  LentThreads lent = lent_here();
+  if (lent.runner || lent.starter)
+    task->work = [lent = std::move(lent), work = std::move(work)] {
+      const LendThreads here(lent);
+      work();
+    };
+  else
+    task->work = std::move(work);
   task->background = background || in_background;
   if (helpers_.empty()) {
     task->started = true;

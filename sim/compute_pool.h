@@ -41,7 +41,7 @@ class ComputePool {
   // Has `task` run (wait() would return at once)?
   bool finished(Task& task);
   // Runs piece(0 .. pieces-1) on the pool and this thread; returns when all
-  // have run (core/parallel.h lends this to run_pieces()).
+  // have run (core/base/parallel.h lends this to run_pieces()).
   void run_pieces(int pieces, const std::function<void(int)>& piece);
 
   // What --threads means by default: every core of the machine.

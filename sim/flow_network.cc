@@ -35,12 +35,13 @@ struct FlowNetwork::Conn {
   double left = 0;              // wire bytes of the head not yet sent
   double rate = 0;              // wire bytes per second
   ns3::Time last;               // when `left` was last brought up to date
-  ns3::EventId done;            // at `due`: the head's last byte, or earlier (then checked and moved)
+  EventHandle done;             // at `due`: the head's last byte, or earlier (then checked and moved)
   ns3::Time due;
 };
 
-FlowNetwork::FlowNetwork(const Scenario& sc, const Deployment& dep, Deliver deliver)
-    : sc_(sc),
+FlowNetwork::FlowNetwork(const Scenario& sc, const Deployment& dep, EventLoop& loop, Deliver deliver)
+    : loop_(loop),
+      sc_(sc),
       dep_(dep),
       deliver_(std::move(deliver)),
       routes_(sc.topology),
@@ -57,7 +58,7 @@ FlowNetwork::FlowNetwork(const Scenario& sc, const Deployment& dep, Deliver deli
     if (t.wan[i].link.trace.empty()) continue;  // made when a route first crosses it
     const auto [ab, ba] = wan_links(int(i));
     for (const auto& p : t.wan[i].link.trace)
-      ns3::Simulator::Schedule(ns3::Seconds(p.t_s), [this, ab = ab, ba = ba, mbps = p.bandwidth_mbps] {
+      after(ns3::Seconds(p.t_s), [this, ab = ab, ba = ba, mbps = p.bandwidth_mbps] {
         set_bandwidth(ab, mbps);
         set_bandwidth(ba, mbps);
       });
@@ -191,7 +192,7 @@ void FlowNetwork::open(Conn& c) {
     const double sent = std::min(bytes, window0 * (std::pow(2.0, rounds) - 1));
     extra += std::max(0.0, rounds * rtt - sent / rate);
   }
-  ns3::Simulator::Schedule(ns3::Seconds(extra), [this, &c] {
+  after(ns3::Seconds(extra), [this, &c] {
     c.opening = false;
     c.opened = true;
     start(c);
@@ -205,7 +206,7 @@ void FlowNetwork::start(Conn& c) {
     c.slot[i] = int(f.size());
     f.push_back(c.id);
   }
-  c.last = ns3::Simulator::Now();
+  c.last = now();
   c.rate = 0;
   next_message(c);
   changed(c.path->links);
@@ -219,24 +220,24 @@ void FlowNetwork::next_message(Conn& c) {
 }
 
 void FlowNetwork::advance(Conn& c) {
-  const ns3::Time now = ns3::Simulator::Now();
-  c.left = std::max(0.0, c.left - c.rate * (now - c.last).GetSeconds());
-  c.last = now;
+  const ns3::Time t = now();
+  c.left = std::max(0.0, c.left - c.rate * (t - c.last).GetSeconds());
+  c.last = t;
 }
 
 // A rate that fell leaves the event where it was: it fires early, finds bytes
 // left and moves itself (one scheduler operation instead of two per change).
 void FlowNetwork::schedule_completion(Conn& c) {
   if (c.rate <= 0) {  // a link at zero bandwidth: wait for the next change
-    ns3::Simulator::Remove(c.done);
+    loop_.remove(c.done);
     return;
   }
   const double ns = std::ceil(c.left / c.rate * 1e9);
-  const ns3::Time due = ns3::Simulator::Now() + ns3::NanoSeconds(std::int64_t(std::min(ns, 9e18)));
-  if (c.done.IsRunning() && c.due <= due) return;
-  ns3::Simulator::Remove(c.done);
+  const ns3::Time due = now() + ns3::NanoSeconds(std::int64_t(std::min(ns, 9e18)));
+  if (loop_.pending(c.done) && c.due <= due) return;
+  loop_.remove(c.done);
   c.due = due;
-  c.done = ns3::Simulator::Schedule(due - ns3::Simulator::Now(), [this, &c] {
+  c.done = after(due - now(), [this, &c] {
     advance(c);
     if (c.left > c.rate * 1e-9 + 1e-6)
       schedule_completion(c);
@@ -247,7 +248,7 @@ void FlowNetwork::schedule_completion(Conn& c) {
 
 void FlowNetwork::complete(Conn& c) {
   c.left = 0;
-  c.last = ns3::Simulator::Now();
+  c.last = now();
   Message m = std::move(*c.head);
   c.head.reset();
   const Path& p = *c.path;
@@ -263,13 +264,12 @@ void FlowNetwork::complete(Conn& c) {
     if (lost)
       ++best_effort_lost_;
     else
-      ns3::Simulator::Schedule(ns3::Seconds(p.latency_s + p.forward_extra_s),
-                               [this, m = std::move(m)] { deliver_(m); });
+      after(ns3::Seconds(p.latency_s + p.forward_extra_s), [this, m = std::move(m)] { deliver_(m); });
   } else {
     const std::uint64_t acks = (packets + SimNetwork::delayed_ack_count(seg) - 1) / SimNetwork::delayed_ack_count(seg);
     // On a lossy path every lost segment is sent again: 1 / (1 - loss) times the data, on average.
     count(c, std::uint64_t(double(on_wire(m.wire_bytes, seg, false)) / (1 - p.loss)) + acks * kTcpWireHeader);
-    ns3::Simulator::Schedule(ns3::Seconds(p.latency_s + p.forward_extra_s), [this, m = std::move(m)] { deliver_(m); });
+    after(ns3::Seconds(p.latency_s + p.forward_extra_s), [this, m = std::move(m)] { deliver_(m); });
   }
   if (!c.queued.empty()) {  // the connection stays one flow at the same rate
     next_message(c);
@@ -307,7 +307,7 @@ void FlowNetwork::changed(const std::vector<int>& links) {
   dirty_.insert(dirty_.end(), links.begin(), links.end());
   if (recompute_pending_) return;
   recompute_pending_ = true;
-  ns3::Simulator::ScheduleNow([this] {
+  loop_.schedule(0, [this] {
     recompute_pending_ = false;
     recompute(dirty_);  // schedules completions only: nothing it calls changes dirty_
     dirty_.clear();

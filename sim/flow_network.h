@@ -43,8 +43,9 @@
 #include <vector>
 
 #include "core/config/scenario.h"
-#include "core/deployment.h"
-#include "core/monitor.h"
+#include "core/run/monitor.h"
+#include "core/topology/deployment.h"
+#include "sim/event_loop.h"
 #include "sim/max_min.h"
 #include "sim/transport.h"
 
@@ -54,7 +55,8 @@ class FlowNetwork : public Transport {
  public:
   using Deliver = std::function<void(const Message&)>;
   // Builds links and schedules the topology's bandwidth traces.
-  FlowNetwork(const Scenario& sc, const Deployment& dep, Deliver deliver);
+  // Runs on `loop` (any loop: it needs nothing of ns-3's Simulator).
+  FlowNetwork(const Scenario& sc, const Deployment& dep, EventLoop& loop, Deliver deliver);
   ~FlowNetwork() override;
   void send(Message msg) override;
 
@@ -99,6 +101,12 @@ class FlowNetwork : public Transport {
   // A message's bytes on one link: payload plus each segment's (or datagram's) headers.
   std::uint64_t on_wire(std::uint64_t payload, std::uint32_t segment, bool datagram) const;
 
+  ns3::Time now() const { return ns3::NanoSeconds(loop_.now()); }
+  EventHandle after(ns3::Time delay, std::function<void()> fn) {
+    return loop_.schedule(delay.GetNanoSeconds(), std::move(fn));
+  }
+
+  EventLoop& loop_;
   const Scenario& sc_;
   const Deployment& dep_;
   Deliver deliver_;

@@ -14,7 +14,7 @@
 #pragma once
 #include <cstdint>
 
-#include "core/config/topology.h"
+#include "core/topology/topology.h"
 
 namespace geotrain::sim {
 

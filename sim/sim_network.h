@@ -36,8 +36,8 @@
 #include <vector>
 
 #include "core/config/scenario.h"
-#include "core/deployment.h"
-#include "core/monitor.h"
+#include "core/run/monitor.h"
+#include "core/topology/deployment.h"
 
 namespace geotrain::sim {
 

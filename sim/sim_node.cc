@@ -2,9 +2,9 @@
 
 namespace geotrain::sim {
 
-SimNode::SimNode(NodeId id, Transport& transport, const ComputeModel& compute, ComputePool& pool, std::uint64_t seed,
-                 std::function<void()> on_stop)
-    : id_(id), transport_(transport), compute_(compute), pool_(pool), on_stop_(std::move(on_stop)) {
+SimNode::SimNode(NodeId id, EventLoop& loop, Transport& transport, const ComputeModel& compute, ComputePool& pool,
+                 std::uint64_t seed, std::function<void()> on_stop)
+    : id_(id), loop_(loop), transport_(transport), compute_(compute), pool_(pool), on_stop_(std::move(on_stop)) {
   std::seed_seq seq{seed, std::uint64_t(id), std::uint64_t(0x6765747261696eULL)};
   rng_.seed(seq);
 }
@@ -18,15 +18,15 @@ SimNode::~SimNode() {
   }
   for (auto& [id, ev] : timers_) {
     (void)id;
-    ns3::Simulator::Cancel(ev);
+    loop_.cancel(ev);
   }
 }
 
-TimeNs SimNode::now() const { return ns3::Simulator::Now().GetNanoSeconds(); }
+TimeNs SimNode::now() const { return loop_.now(); }
 
 TimerId SimNode::schedule(TimeNs delay, std::function<void()> fn) {
   const TimerId id = next_timer_++;
-  timers_[id] = ns3::Simulator::Schedule(ns3::NanoSeconds(delay), [this, id, fn = std::move(fn)] {
+  timers_[id] = loop_.schedule(delay, [this, id, fn = std::move(fn)] {
     timers_.erase(id);
     settle();
     fn();
@@ -37,7 +37,7 @@ TimerId SimNode::schedule(TimeNs delay, std::function<void()> fn) {
 void SimNode::cancel(TimerId id) {
   auto it = timers_.find(id);
   if (it == timers_.end()) return;
-  ns3::Simulator::Cancel(it->second);
+  loop_.cancel(it->second);
   timers_.erase(it);
 }
 

@@ -1,29 +1,28 @@
-// The Runtime of one simulated node: ns-3's clock and event queue, the shared
+// The Runtime of one simulated node: the run's clock and event queue (sim/event_loop.h), the shared
 // Transport (packet-level or flow-level), and the compute-time model: a step's
 // maths goes to the ComputePool when it starts and its completion fires after
 // the modelled duration in simulated time. settle() waits for the maths; every
 // way into the node (its timers here, message deliveries in the runner) calls
 // it first, so the node's callbacks see exactly what a one-thread run sees.
 #pragma once
-#include <ns3/core-module.h>
-
 #include <functional>
 #include <memory>
 #include <optional>
 #include <random>
 #include <unordered_map>
 
-#include "core/compute_model.h"
-#include "core/runtime.h"
+#include "core/job/compute_model.h"
+#include "core/runtime/runtime.h"
 #include "sim/compute_pool.h"
+#include "sim/event_loop.h"
 #include "sim/transport.h"
 
 namespace geotrain::sim {
 
 class SimNode : public Runtime {
  public:
-  SimNode(NodeId id, Transport& transport, const ComputeModel& compute, ComputePool& pool, std::uint64_t seed,
-          std::function<void()> on_stop);
+  SimNode(NodeId id, EventLoop& loop, Transport& transport, const ComputeModel& compute, ComputePool& pool,
+          std::uint64_t seed, std::function<void()> on_stop);
   ~SimNode() override;
   NodeId self() const override { return id_; }
   TimeNs now() const override;
@@ -41,6 +40,7 @@ class SimNode : public Runtime {
 
  private:
   NodeId id_;
+  EventLoop& loop_;
   Transport& transport_;
   const ComputeModel& compute_;
   ComputePool& pool_;
@@ -53,7 +53,7 @@ class SimNode : public Runtime {
   std::optional<Undrawn> undrawn_;
   std::mt19937_64 rng_;
   std::function<void()> on_stop_;
-  std::unordered_map<TimerId, ns3::EventId> timers_;
+  std::unordered_map<TimerId, EventHandle> timers_;
   TimerId next_timer_ = 1;
 };
 

@@ -7,19 +7,18 @@
 #include <memory>
 #include <vector>
 
-#include "core/job.h"
-#include "core/memory_estimate.h"
-#include "core/monitor.h"
-#include "core/parallel.h"
-#include "core/params_file.h"
-#include "core/progress.h"
-#include "core/role_stats.h"
-#include "core/run_records.h"
+#include "core/base/parallel.h"
+#include "core/config/network_models.h"
+#include "core/job/job.h"
+#include "core/job/memory_estimate.h"
+#include "core/job/role_stats.h"
+#include "core/payload/params_file.h"
+#include "core/run/monitor.h"
+#include "core/run/progress.h"
+#include "core/run/run_records.h"
 #include "sim/compute_pool.h"
-#include "sim/flow_network.h"
-#include "sim/sim_network.h"
+#include "sim/network_model.h"
 #include "sim/sim_node.h"
-#include "sim/sim_transport.h"
 
 namespace geotrain::sim {
 namespace {
@@ -44,32 +43,23 @@ RunResult run_simulation(const Scenario& sc, const SimOptions& opt) {
   TrainingJob job(sc);
   const Deployment& dep = job.deployment();
   // Before any node is built: a run that cannot fit is refused, not killed halfway.
-  check_memory(estimate_sim_memory(job, sc.network.model != "flow"), sc.file, "this simulation");
-
-  ns3::RngSeedManager::SetSeed(std::uint32_t(sc.seed % 4294967295u) + 1);  // ns-3 rejects seed 0
-  ns3::RngSeedManager::SetRun(1);
+  const NetworkModelInfo* model = find_network_model(sc.network.model);
+  check_memory(estimate_sim_memory(job, model && model->packet_level), opt.memory_limit_mb, sc.file, "this simulation");
 
   RunResult result;
   {
+    // The network model network.model names (sim/network_model.h), and the event loop it runs on:
+    // declared first, so that on every way out the nodes (whose timers are on its loop) go before it.
+    std::unique_ptr<NetworkModel> net;
     std::vector<std::unique_ptr<Actor>> actors(dep.nodes.size());
     std::vector<std::unique_ptr<SimNode>> nodes;  // destroyed first: each waits for its step's maths
     const auto deliver = [&actors, &nodes](const Message& m) {
       nodes[std::size_t(m.to)]->settle();  // its step's maths first, as in a one-thread run
       actors[m.to]->on_message(m);
     };
-    // One of the two network models (network.model): packet-level ns-3, or flows.
-    std::unique_ptr<SimNetwork> net;
-    std::unique_ptr<Transport> transport;
-    FlowNetwork* flows = nullptr;
-    if (sc.network.model == "flow") {
-      auto f = std::make_unique<FlowNetwork>(sc, dep, deliver);
-      flows = f.get();
-      transport = std::move(f);
-    } else {
-      net = std::make_unique<SimNetwork>(sc, dep);
-      transport = std::make_unique<SimTransport>(*net, deliver);
-    }
-    const auto counters = [&] { return flows ? flows->counters() : net->counters(); };
+    net = make_network_model(sc, dep, deliver);
+    EventLoop& loop = net->loop();
+    const auto counters = [&net] { return net->counters(); };
     RunMonitor monitor(job.learner(), job.data().test, sc.stop, sc.eval, counters);
     Progress progress(opt.progress, "sim", sc.stop.rounds, job.learner().metrics().at(0).name);
     RunRecords records;  // the outputs' records, gathered as the run goes: memory flat in rounds
@@ -78,19 +68,19 @@ RunResult run_simulation(const Scenario& sc, const SimOptions& opt) {
 
     bool job_stopped = false;  // the core ended the job (vs. the time limit, or no events left)
     for (const auto& n : dep.nodes) {
-      nodes.push_back(std::make_unique<SimNode>(n.id, *transport, job.compute_model(), pool, sc.seed, [&job_stopped] {
+      nodes.push_back(std::make_unique<SimNode>(n.id, loop, net->transport(), job.compute_model(), pool, sc.seed, [&] {
         job_stopped = true;
-        ns3::Simulator::Stop();
+        loop.stop();
       }));
       RunMonitor* m = n.id == dep.global_server ? &monitor : nullptr;
       actors[n.id] = job.make_actor(n.id, *nodes.back(), m, opt.tracer, nullptr, 0, &records);
     }
-    for (auto& a : actors) ns3::Simulator::ScheduleNow([p = a.get()] { p->start(); });
-    if (sc.stop.sim_time_s > 0) ns3::Simulator::Stop(ns3::Seconds(sc.stop.sim_time_s));
-    ns3::Simulator::Run();
+    for (auto& a : actors) loop.schedule(0, [p = a.get()] { p->start(); });
+    if (sc.stop.sim_time_s > 0) loop.stop_at(ns3::Seconds(sc.stop.sim_time_s).GetNanoSeconds());
+    loop.run();
     progress.done();
 
-    const TimeNs end = ns3::Simulator::Now().GetNanoSeconds();
+    const TimeNs end = loop.now();
     for (auto& n : nodes) n->settle();  // steps still running when the run ended
     for (auto& a : actors) a->finish(end);
 
@@ -102,7 +92,7 @@ RunResult run_simulation(const Scenario& sc, const SimOptions& opt) {
     result.time_to_target_s = monitor.time_to_target_s();
     result.sim_time_s = to_seconds(end);
     result.bytes = counters();
-    result.events = ns3::Simulator::GetEventCount();
+    result.events = loop.events();
     result.timeline = monitor.timeline();
     if (!opt.save_model.empty()) write_params_file(opt.save_model, monitor.last_evaluated());
     std::vector<RoleReport> reports;
@@ -110,9 +100,9 @@ RunResult run_simulation(const Scenario& sc, const SimOptions& opt) {
     records.fill(result.timeline);
     assemble_role_reports(sc, dep, reports, &result);
     result.comm_time_per_round_s = records.spans().mean();  // the workers' reports carry no spans here
-    result.network = flows ? flows->settings() : net->settings();
+    result.network = net->settings();
     result.scenario = sc.resolved;
-    result.drops = flows ? flows->drops() : net->drops();
+    result.drops = net->drops();
     if (const auto n = result.drops["dropped_at_sending_hosts"].get<std::uint64_t>(); n > 0 && opt.progress)
       std::fprintf(stderr,
                    "warning: %llu packets were dropped at their sending hosts, whose queues should never drop "
@@ -122,19 +112,18 @@ RunResult run_simulation(const Scenario& sc, const SimOptions& opt) {
     if (!monitor.failure().empty())
       result.error = monitor.failure();
     else if (!job_stopped && !time_limit)
-      result.error = "the simulation ran out of events at " + std::to_string(result.sim_time_s) + " s after " +
-                     std::to_string(result.rounds) +
-                     " rounds: nothing more could happen (TCP gave up on a path? every packet lost?); "
-                     "the stop condition was never reached" +
-                     (transport->unfinished().empty() ? std::string() : "; unfinished:\n" + transport->unfinished());
+      result.error =
+          "the simulation ran out of events at " + std::to_string(result.sim_time_s) + " s after " +
+          std::to_string(result.rounds) +
+          " rounds: nothing more could happen (TCP gave up on a path? every packet lost?); "
+          "the stop condition was never reached" +
+          (net->transport().unfinished().empty() ? std::string() : "; unfinished:\n" + net->transport().unfinished());
     else if (result.rounds == 0)
       result.error = "no round completed within stop.sim_time_s = " + std::to_string(sc.stop.sim_time_s) + " s";
     actors.clear();
     nodes.clear();
-    transport.reset();
-    net.reset();
+    net.reset();  // ns-3's: Simulator::Destroy(), for the next run
   }
-  ns3::Simulator::Destroy();
   result.wall_time_s = seconds_since(t0);
   return result;
 }

@@ -4,7 +4,7 @@
 
 #include <stdexcept>
 
-#include "core/wire.h"
+#include "core/payload/wire.h"
 #include "sim/link_sizing.h"
 
 namespace geotrain::sim {
@@ -15,7 +15,7 @@ constexpr std::uint16_t kUdpPort = 9001;
 constexpr std::uint32_t kUdpHeaders = 28;  // IP + UDP
 constexpr std::uint32_t kTcpHeaders = 52;  // IP + TCP + timestamps: a datagram fills the MTU a segment fills
 
-// Carries a UDP datagram's fragment header (core/net/fragments.h); the packet's
+// Carries a UDP datagram's fragment header (core/runtime/fragments.h); the packet's
 // size is the header's and its chunk's.
 class FragmentTag : public ns3::Tag {
  public:

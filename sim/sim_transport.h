@@ -5,7 +5,7 @@
 // written back to back (the highest-priority queued message goes next) and the
 // receiver cuts the byte stream at the recorded message sizes. Best-effort
 // channel: UDP datagrams of at most the path's segment size, cut and reassembled by the core's
-// datagram discipline (core/net/fragments.h): a message is delivered when all its datagrams
+// datagram discipline (core/runtime/fragments.h): a message is delivered when all its datagrams
 // arrive and is lost otherwise. Payloads are never serialised: the
 // network carries `wire_bytes` of zeros and the Message object travels beside.
 #pragma once
@@ -18,8 +18,8 @@
 #include <memory>
 #include <unordered_map>
 
-#include "core/message.h"
-#include "core/net/fragments.h"
+#include "core/payload/message.h"
+#include "core/runtime/fragments.h"
 #include "sim/sim_network.h"
 #include "sim/transport.h"
 

@@ -5,7 +5,7 @@
 #pragma once
 #include <string>
 
-#include "core/message.h"
+#include "core/payload/message.h"
 
 namespace geotrain::sim {
 

@@ -1,5 +1,5 @@
-// The allocator every binary links and sets up at start-up (core/allocator_settings.h).
-#include "core/allocator_settings.h"
+// The allocator every binary links and sets up at start-up (core/base/allocator_settings.h).
+#include "core/base/allocator_settings.h"
 
 #include <gtest/gtest.h>
 
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "core/params.h"
+#include "core/payload/params.h"
 
 namespace geotrain {
 namespace {

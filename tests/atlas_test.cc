@@ -8,7 +8,7 @@
 
 #include <filesystem>
 
-#include "core/config/json_reader.h"
+#include "core/json/json_reader.h"
 #include "core/sweep/sweep_plan.h"
 #include "sim/sim_runner.h"
 #include "tests/real_test_util.h"

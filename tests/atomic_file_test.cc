@@ -1,6 +1,6 @@
 // write_file_atomically: the whole new content, no temporary left behind,
 // and a clear error naming the file.
-#include "core/atomic_file.h"
+#include "core/base/atomic_file.h"
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>

@@ -1,11 +1,11 @@
-// Decoded tensors reuse the storage of dropped ones (core/block_pool.h), so a
+// Decoded tensors reuse the storage of dropped ones (core/payload/block_pool.h), so a
 // real-mode round does not fault every page of its tensors again.
-#include "core/block_pool.h"
+#include "core/payload/block_pool.h"
 
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 
-#include "core/wire.h"
+#include "core/payload/wire.h"
 
 namespace geotrain {
 namespace {

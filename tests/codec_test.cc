@@ -9,13 +9,13 @@
 #include <random>
 #include <set>
 
-#include "core/bytes.h"
+#include "core/base/bytes.h"
 #include "core/codec/codec_registry.h"
 #include "core/codec/fp16.h"
 #include "core/codec/segment.h"
 #include "core/codec/sparse.h"
-#include "core/config/json_text.h"
-#include "core/wire.h"
+#include "core/json/json_text.h"
+#include "core/payload/wire.h"
 #include "tests/test_util.h"
 
 namespace geotrain {

@@ -1,4 +1,4 @@
-// The summary's comm_time_per_round_s (core/role_stats.h): from a round's
+// The summary's comm_time_per_round_s (core/job/role_stats.h): from a round's
 // first push leaving a worker to the last worker holding the next model.
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // pull codec x scheduler x DGT x P3 x MultiGPS either runs or is refused by the
 // loader with the JSON path and a reason. The whole product goes through the
 // loader; every runnable combination runs a few rounds on the fake runtime:
-// no crash, no hang, no NaN, and every message charged what core/wire encodes
+// no crash, no hang, no NaN, and every message charged what core/payload/wire encodes
 // for it.
 #include <gtest/gtest.h>
 
@@ -14,15 +14,15 @@
 #include <random>
 
 #include "core/codec/codec_registry.h"
-#include "core/config/json_reader.h"
 #include "core/config/scenario.h"
-#include "core/monitor.h"
+#include "core/json/json_reader.h"
+#include "core/layers/sched/scheduler_registry.h"
+#include "core/payload/wire.h"
 #include "core/policies/policy_registry.h"
 #include "core/roles/aggregator.h"
 #include "core/roles/served_copies.h"
-#include "core/sched/scheduler_registry.h"
+#include "core/run/monitor.h"
 #include "core/testing/fake_job.h"
-#include "core/wire.h"
 #include "tests/real_test_util.h"
 
 namespace geotrain {

@@ -8,7 +8,7 @@
 #include <limits>
 #include <random>
 
-#include "core/wire.h"
+#include "core/payload/wire.h"
 #include "real/frame.h"
 
 namespace geotrain::real {

@@ -1,14 +1,14 @@
-// Deferred work (core/parallel.h) and the monitor's deferred evaluations
-// (core/monitor.h): where a runtime lends a thread, an evaluation nothing waits
+// Deferred work (core/base/parallel.h) and the monitor's deferred evaluations
+// (core/run/monitor.h): where a runtime lends a thread, an evaluation nothing waits
 // for runs beside the job, and the timeline is the same as when it runs at once.
 #include <gtest/gtest.h>
 
 #include <deque>
 #include <stdexcept>
 
-#include "core/job.h"
-#include "core/monitor.h"
-#include "core/parallel.h"
+#include "core/base/parallel.h"
+#include "core/job/job.h"
+#include "core/run/monitor.h"
 #include "test_util.h"
 
 namespace geotrain {

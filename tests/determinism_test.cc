@@ -1,12 +1,12 @@
 // The same results on every x86-64 machine: Eigen's products are planned for
-// pinned cache sizes, not the machine's (core/numeric_environment.h). glibc's
+// pinned cache sizes, not the machine's (core/base/numeric_environment.h). glibc's
 // CPU-specific libm variants are covered by the ctest
 // determinism.quickstart_without_avx2_fma_avx512.
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
 
-#include "core/numeric_environment.h"
+#include "core/base/numeric_environment.h"
 
 namespace geotrain {
 namespace {

@@ -1,13 +1,14 @@
-// DGT over ns-3 (core/dgt/dgt_node.h on sim/): across the lossywan WAN (1%
+// DGT over ns-3 (core/layers/dgt/dgt_node.h on sim/): across the lossywan WAN (1%
 // packet loss), best-effort blocks are real UDP datagrams that get lost, and
 // every push still arrives as the one sent with exactly the lost blocks zeroed.
 #include <gtest/gtest.h>
 #include <ns3/core-module.h>
 
-#include "core/compute_model.h"
-#include "core/deployment.h"
-#include "core/dgt/dgt_node.h"
+#include "core/job/compute_model.h"
+#include "core/layers/dgt/dgt_node.h"
+#include "core/topology/deployment.h"
 #include "sim/compute_pool.h"
+#include "sim/event_loop.h"
 #include "sim/sim_network.h"
 #include "sim/sim_node.h"
 #include "sim/sim_transport.h"
@@ -42,7 +43,8 @@ TEST(DgtSim, OverALossyWanLostBlocksArriveAsZerosAndNothingElseChanges) {
       if (by_id.at(std::size_t(m.to))) by_id[std::size_t(m.to)]->on_message(m);
     });
     sim::ComputePool pool(1);
-    sim::SimNode gs(0, transport, compute, pool, 1, [] {}), ls(1, transport, compute, pool, 1, [] {});
+    const std::unique_ptr<sim::EventLoop> loop = sim::make_ns3_event_loop();
+    sim::SimNode gs(0, *loop, transport, compute, pool, 1, [] {}), ls(1, *loop, transport, compute, pool, 1, [] {});
     DgtNode rx(gs, sc.dgt, dc_of, sc.topology, dgt_model(10)), tx(ls, sc.dgt, dc_of, sc.topology, dgt_model(10));
     auto rec = std::make_unique<Recorder>();
     Recorder* recorder = rec.get();

@@ -1,10 +1,10 @@
-// DGT (core/dgt/dgt_node.h) on the fake runtime: a push sent in parts arrives
+// DGT (core/layers/dgt/dgt_node.h) on the fake runtime: a push sent in parts arrives
 // as the push that was sent, with exactly the lost blocks zeroed; late blocks
 // go into the next push; K adapts; malformed parts never touch a sum.
 #include <gtest/gtest.h>
 
 #include "core/codec/segment.h"
-#include "core/dgt/dgt_node.h"
+#include "core/layers/dgt/dgt_node.h"
 #include "core/testing/fake_world.h"
 #include "tests/dgt_test_util.h"
 

@@ -7,8 +7,8 @@
 #include <memory>
 #include <vector>
 
-#include "core/config/topology.h"
-#include "core/runtime.h"
+#include "core/runtime/runtime.h"
+#include "core/topology/topology.h"
 
 namespace geotrain::dgt_test {
 

@@ -9,10 +9,10 @@
 #include <numeric>
 #include <random>
 
-#include "core/job.h"
+#include "core/job/job.h"
 #include "core/learners/ensemble/hist_trees.h"
 #include "core/learners/mapreduce/knn.h"
-#include "core/learners/merge.h"
+#include "core/payload/merge.h"
 #include "sim/sim_runner.h"
 #include "test_util.h"
 

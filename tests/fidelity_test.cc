@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <numeric>
 
-#include "core/config/json_reader.h"
+#include "core/json/json_reader.h"
 #include "sim/sim_runner.h"
 #include "tests/fidelity_test_util.h"
 #include "tests/test_util.h"

@@ -5,9 +5,9 @@
 #include <stdexcept>
 #include <vector>
 
-#include "core/job.h"
-#include "core/message.h"
-#include "core/wire.h"
+#include "core/job/job.h"
+#include "core/payload/message.h"
+#include "core/payload/wire.h"
 
 namespace geotrain::testing {
 namespace {

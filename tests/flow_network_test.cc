@@ -9,8 +9,8 @@
 
 #include <map>
 
-#include "core/job.h"
-#include "core/results.h"
+#include "core/job/job.h"
+#include "core/run/results.h"
 #include "sim/sim_runner.h"
 #include "tests/real_test_util.h"
 #include "tests/test_util.h"
@@ -31,19 +31,16 @@ struct Harness {
   Scenario sc = load_scenario(source_path("scenarios/quickstart.json"));
   Deployment dep = plan_deployment(sc);
   std::map<std::pair<NodeId, std::uint32_t>, double> arrived;  // (receiver, seq) -> seconds
+  std::unique_ptr<sim::EventLoop> loop = sim::make_own_event_loop();
   std::unique_ptr<sim::FlowNetwork> net;
   Harness() {
-    net = std::make_unique<sim::FlowNetwork>(sc, dep, [this](const Message& m) {
-      arrived[{m.to, m.seq}] = ns3::Simulator::Now().GetSeconds();
+    net = std::make_unique<sim::FlowNetwork>(sc, dep, *loop, [this](const Message& m) {
+      arrived[{m.to, m.seq}] = to_seconds(loop->now());
     });
   }
   void at(double s, Message m, std::uint32_t seq) {
     m.seq = seq;
-    ns3::Simulator::Schedule(ns3::Seconds(s), [this, m] { net->send(m); });
-  }
-  ~Harness() {
-    net.reset();
-    ns3::Simulator::Destroy();
+    loop->schedule(ns3::Seconds(s).GetNanoSeconds(), [this, m] { net->send(m); });
   }
   NodeId worker(int dc, int k) const {
     return dep.nodes[dep.nodes[0].children[std::size_t(dc)]].children[std::size_t(k)];
@@ -62,7 +59,7 @@ TEST(FlowNetwork, AWarmConnectionMovesBytesAtItsBottleneckAndTwoFlowsShareIt) {
   h.at(20, big(w1, gs, floats), 3);
   h.at(20, big(w2, gs, floats), 4);
   h.at(40, big(w2, gs, floats), 5);  // w2's connection is warm now: alone, for reference
-  ns3::Simulator::Run();
+  h.loop->run();
   const double wire = double(big(w1, gs, floats).wire_bytes);
   const double seconds = wire * (1 + 54.0 / 64000) * 8 / 100e6;  // segments' headers, at the WAN's 100 Mbps
   EXPECT_NEAR(h.arrived.at({gs, 2}) - h.arrived.at({gs, 1}), seconds, seconds * 0.002);
@@ -78,7 +75,7 @@ TEST(FlowNetwork, AFlowStartingOrEndingRecomputesOnlyTheFlowsItSharesLinksWith) 
   const NodeId ls_a = h.dep.nodes[std::size_t(a)].parent, ls_b = h.dep.nodes[std::size_t(b)].parent;
   h.at(0, big(a, ls_a, 50'000'000), 1);    // 200 MB inside dc-a: about 0.16 s
   h.at(0.05, big(b, ls_b, 1'000'000), 2);  // inside dc-b, while the first is under way
-  ns3::Simulator::Run();
+  h.loop->run();
   ASSERT_EQ(h.arrived.size(), 2u);
   // Four changes (two starts, two ends), each touching its own flow only: the
   // flow in dc-a is not recomputed when dc-b's starts or ends.

@@ -1,11 +1,11 @@
-// The best-effort channel's datagram discipline (core/net/fragments.h), which
+// The best-effort channel's datagram discipline (core/runtime/fragments.h), which
 // both runtimes use: all fragments or lost, malformed fragments refused and
 // counted, partial messages bounded in memory and forgotten after a lifetime.
-#include "core/net/fragments.h"
+#include "core/runtime/fragments.h"
 
 #include <gtest/gtest.h>
 
-#include "core/wire.h"
+#include "core/payload/wire.h"
 
 namespace geotrain {
 namespace {

@@ -4,11 +4,11 @@
 // selective.
 #include <gtest/gtest.h>
 
-#include "core/codec/sparse.h"
+#include "core/payload/sparse_payload.h"
+#include "core/payload/wire.h"
 #include "core/roles/global_server.h"
 #include "core/roles/local_server.h"
 #include "core/testing/fake_job.h"
-#include "core/wire.h"
 #include "tests/test_util.h"
 
 namespace geotrain {

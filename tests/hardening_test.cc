@@ -12,7 +12,7 @@
 #include <fstream>
 #include <thread>
 
-#include "core/config/json_reader.h"
+#include "core/json/json_reader.h"
 #include "real/port_picker.h"
 #include "real/process.h"
 #include "tests/real_test_util.h"

@@ -12,7 +12,7 @@
 #include "core/config/learner_fit.h"
 #include "core/learners/gd/cnn.h"
 #include "core/learners/learner_registry.h"
-#include "core/params_file.h"
+#include "core/payload/params_file.h"
 #include "core/policies/policy_registry.h"
 #include "core/testing/fake_job.h"
 #include "tests/test_util.h"

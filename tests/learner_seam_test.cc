@@ -9,10 +9,10 @@
 #include <random>
 
 #include "core/config/learner_fit.h"
-#include "core/job.h"
-#include "core/learners/merge.h"
+#include "core/job/job.h"
+#include "core/payload/merge.h"
 #include "core/policies/policy_registry.h"
-#include "core/results.h"
+#include "core/run/results.h"
 #include "sim/sim_runner.h"
 #include "test_util.h"
 

@@ -1,4 +1,4 @@
-// MultiGPS (core/shard/shard_node.h): on the fake runtime S global servers
+// MultiGPS (core/layers/shard/shard_node.h): on the fake runtime S global servers
 // train exactly as one, each takes in exactly its slices, and two halve the
 // largest server's inbound bytes; in ns-3 time per round falls with S when
 // the servers' links are the bottleneck; real mode runs S = 2 from the file.
@@ -6,7 +6,7 @@
 
 #include <cstdio>
 
-#include "core/shard/shard_map.h"
+#include "core/layers/shard/shard_map.h"
 #include "core/testing/fake_job.h"
 #include "sim/sim_runner.h"
 #include "tests/real_test_util.h"

@@ -17,8 +17,8 @@
 #include <fstream>
 #include <thread>
 
-#include "core/config/json_reader.h"
 #include "core/config/scenario.h"
+#include "core/json/json_reader.h"
 #include "real/process.h"
 #include "sim/sim_runner.h"
 #include "tests/test_util.h"

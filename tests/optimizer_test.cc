@@ -115,7 +115,7 @@ TEST(Optimizer, APreparedAdamStepIsAppliedToTheSameBits) {
 }
 
 // An element's Adam step must not depend on where in a block it sits: MultiGPS
-// (core/shard) cuts a tensor into slices of any length, and each server
+// (core/layers/shard) cuts a tensor into slices of any length, and each server
 // applies the optimiser to its own. Eigen's "fast math" square root of a
 // packet (an approximate reciprocal square root and a Newton step) differs
 // from the exact one used for a block's scalar tail, and the approximation

@@ -1,4 +1,4 @@
-// P3 (core/p3/p3_node.h): on the fake runtime a sliced message arrives bit for
+// P3 (core/layers/p3/p3_node.h): on the fake runtime a sliced message arrives bit for
 // bit, first layers first; a step started on a sliced model is cut by exactly
 // the forward work that could already run; malformed slices never reach a
 // role. In ns-3 the thin-link scenario gains per round and trains the same;
@@ -6,8 +6,8 @@
 #include <gtest/gtest.h>
 
 #include "core/codec/segment.h"
-#include "core/config/json_reader.h"
-#include "core/p3/p3_node.h"
+#include "core/json/json_reader.h"
+#include "core/layers/p3/p3_node.h"
 #include "core/testing/fake_world.h"
 #include "sim/sim_runner.h"
 #include "tests/dgt_test_util.h"

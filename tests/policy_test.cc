@@ -7,15 +7,15 @@
 #include <map>
 #include <set>
 
-#include "core/config/json_reader.h"
 #include "core/data/dataset_registry.h"
-#include "core/deployment.h"
+#include "core/json/json_reader.h"
 #include "core/learners/learner_registry.h"
 #include "core/optim/optimizer_registry.h"
 #include "core/policies/policy_registry.h"
 #include "core/roles/global_server.h"
 #include "core/roles/worker.h"
 #include "core/testing/fake_job.h"
+#include "core/topology/deployment.h"
 #include "tests/test_util.h"
 
 namespace geotrain {

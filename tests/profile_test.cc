@@ -8,12 +8,12 @@
 #include <filesystem>
 #include <fstream>
 
-#include "core/job.h"
+#include "core/job/job.h"
 #include "core/learners/mlp.h"
 #include "core/learners/profile_file.h"
 #include "core/learners/workload_profiles.h"
-#include "core/results.h"
-#include "core/wire.h"
+#include "core/payload/wire.h"
+#include "core/run/results.h"
 #include "sim/sim_runner.h"
 #include "tests/test_util.h"
 

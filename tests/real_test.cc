@@ -11,8 +11,8 @@
 #include <random>
 #include <thread>
 
-#include "core/config/json_reader.h"
-#include "core/wire.h"
+#include "core/json/json_reader.h"
+#include "core/payload/wire.h"
 #include "real/auth.h"
 #include "real/datagram.h"
 #include "real/frame.h"

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "core/config/json_reader.h"
+#include "core/json/json_reader.h"
 
 namespace geotrain::testing {
 

@@ -1,8 +1,8 @@
-// RunRecords (core/run_records.h): the timeline's per-stream bytes and samples
+// RunRecords (core/run/run_records.h): the timeline's per-stream bytes and samples
 // gathered as the run goes equal what per-message histories give (each stream's
 // last sample, every step finished, at or before each row's time), whatever ties
 // in time; round spans.
-#include "core/run_records.h"
+#include "core/run/run_records.h"
 
 #include <gtest/gtest.h>
 

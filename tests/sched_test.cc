@@ -1,4 +1,4 @@
-// Transfer scheduling (core/sched) on the fake runtime: under every scheduler
+// Transfer scheduling (core/layers/sched) on the fake runtime: under every scheduler
 // every member gets each round's one model exactly once and the merged sums
 // equal the flat sum; the planner and TSEngine's rules; relays accepted only
 // inside their group; the scenario loader's limits.
@@ -7,10 +7,10 @@
 #include <map>
 #include <set>
 
-#include "core/config/json_reader.h"
-#include "core/sched/graph_plan.h"
-#include "core/sched/scheduler_registry.h"
-#include "core/sched/tsengine.h"
+#include "core/json/json_reader.h"
+#include "core/layers/sched/graph_plan.h"
+#include "core/layers/sched/scheduler_registry.h"
+#include "core/layers/sched/tsengine.h"
 #include "core/testing/fake_job.h"
 #include "tests/test_util.h"
 

@@ -1,7 +1,7 @@
-// The MultiGPS placement rule (core/shard/shard_map.h): small tensors whole on
+// The MultiGPS placement rule (core/layers/shard/shard_map.h): small tensors whole on
 // server (key * 9973) % S, large ones in S equal ranges; every entry placed
 // exactly once; a balanced model balances the servers.
-#include "core/shard/shard_map.h"
+#include "core/layers/shard/shard_map.h"
 
 #include <gtest/gtest.h>
 

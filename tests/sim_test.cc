@@ -5,10 +5,10 @@
 #include <filesystem>
 #include <map>
 
-#include "core/config/json_reader.h"
-#include "core/deployment.h"
+#include "core/json/json_reader.h"
 #include "core/learners/mlp.h"
 #include "core/policies/policy_registry.h"
+#include "core/topology/deployment.h"
 #include "sim/sim_runner.h"
 #include "tests/test_util.h"
 

@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 #include <ns3/core-module.h>
 
-#include "core/deployment.h"
+#include "core/topology/deployment.h"
 #include "sim/capped_cubic.h"
 #include "sim/sim_network.h"
 #include "tests/test_util.h"

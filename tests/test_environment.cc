@@ -1,5 +1,5 @@
 // Settings for the whole test binary, made before any test runs.
-#include "core/allocator_settings.h"
+#include "core/base/allocator_settings.h"
 #include "core/data/idx_reader.h"
 
 namespace {

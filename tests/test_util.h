@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "core/config/scenario.h"
-#include "core/trace.h"
+#include "core/runtime/trace.h"
 
 namespace geotrain::testing {
 

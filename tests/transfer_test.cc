@@ -4,10 +4,10 @@
 #include <gtest/gtest.h>
 
 #include "core/config/scenario.h"
-#include "core/job.h"
+#include "core/job/job.h"
 #include "core/learners/classifier.h"
 #include "core/learners/gd/cnn.h"
-#include "core/params_file.h"
+#include "core/payload/params_file.h"
 #include "sim/sim_runner.h"
 #include "test_util.h"
 

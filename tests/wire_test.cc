@@ -1,5 +1,5 @@
 // Message encoding and framing: round trips, and hostile input rejected cleanly.
-#include "core/wire.h"
+#include "core/payload/wire.h"
 
 #include <gtest/gtest.h>
 

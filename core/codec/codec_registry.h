@@ -10,9 +10,9 @@
 #include <optional>
 #include <vector>
 
+#include "core/base/registry.h"
 #include "core/codec/coded_block.h"
 #include "core/codec/encoder.h"
-#include "core/registry.h"
 
 namespace geotrain {
 

@@ -51,6 +51,10 @@ struct CodedBlock {
   // (CodecInfo::wire_bytes); 0: a real block, charged bytes.size().
   std::uint64_t stands_for = 0, stands_for_bytes = 0;
 };
+// A block's header on the wire (core/payload/wire.h): a codec compares them to choose
+// between sparse and dense.
+constexpr std::uint64_t kBlockHeaderBytes = 4 + 4;          // a dense block: key, length
+constexpr std::uint64_t kCodedHeaderBytes = 4 + 4 + 1 + 4;  // a coded block: key, length, codec, byte count
 // What a coded block costs on the wire, its header aside.
 inline std::uint64_t wire_bytes(const CodedBlock& c) {
   return c.stands_for_bytes ? c.stands_for_bytes : std::uint64_t(c.bytes.size());

@@ -6,7 +6,7 @@
 #include <map>
 #include <random>
 
-#include "core/bytes.h"
+#include "core/base/bytes.h"
 
 namespace geotrain {
 namespace {

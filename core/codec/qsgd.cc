@@ -3,7 +3,7 @@
 #include <cmath>
 #include <random>
 
-#include "core/bytes.h"
+#include "core/base/bytes.h"
 
 namespace geotrain {
 namespace {

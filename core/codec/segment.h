@@ -1,5 +1,5 @@
 // A contiguous range of one tensor: what a push sent in parts carries per
-// block (core/dgt). Two formats: `segment`, the range as fp32 (lossless), and
+// block (core/layers/dgt). Two formats: `segment`, the range as fp32 (lossless), and
 // `segment4`, the range quantised to 4 bits (REFERENCE.md section 6, DGT mode
 // 3: the 16 mid-points of uniform bins over [min, max]). Decoding adds the
 // range into the tensor at its offset and leaves the rest alone, so the parts

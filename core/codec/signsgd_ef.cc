@@ -4,7 +4,7 @@
 #include <cmath>
 #include <map>
 
-#include "core/bytes.h"
+#include "core/base/bytes.h"
 
 namespace geotrain {
 namespace {

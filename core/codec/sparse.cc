@@ -3,9 +3,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "core/bytes.h"
-#include "core/message.h"
-#include "core/wire.h"
+#include "core/base/bytes.h"
 
 namespace geotrain {
 
@@ -37,33 +35,14 @@ std::vector<std::uint32_t> nonzero_indices(const Eigen::VectorXf& x) {
   return idx;
 }
 
-// Is k entries of an n-entry tensor smaller on the wire sparse than dense?
+}  // namespace
+
 bool sparse_is_smaller(std::size_t k, std::size_t n) {
   return kCodedHeaderBytes + 4 + 8 * std::uint64_t(k) < kBlockHeaderBytes + 4 * std::uint64_t(n);
 }
-}  // namespace
 
 CodedBlock encode_nonzeros(std::uint32_t key, const Eigen::VectorXf& x) {
   return encode_sparse(key, x, nonzero_indices(x));
-}
-
-void append_selected(Payload& p, std::uint32_t key, const Eigen::VectorXf& x,
-                     const std::vector<std::uint32_t>& indices) {
-  if (sparse_is_smaller(indices.size(), std::size_t(x.size()))) {
-    p.coded.push_back(encode_sparse(key, x, indices));
-    return;
-  }
-  ParamBlock b{key, Eigen::VectorXf::Zero(x.size())};
-  for (std::uint32_t i : indices) b.values[Eigen::Index(i)] = x[Eigen::Index(i)];
-  p.blocks.push_back(std::move(b));
-}
-
-bool carries_entries(const Payload& p) {
-  for (const auto& b : p.blocks)
-    if (b.values.size() > 0) return true;
-  for (const auto& c : p.coded)
-    if (c.codec != kSparseCodecId || sparse_count(c) > 0) return true;
-  return false;
 }
 
 namespace {

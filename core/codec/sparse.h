@@ -28,13 +28,8 @@ CodedBlock encode_nonzeros(std::uint32_t key, const Eigen::VectorXf& x);
 void validate_sparse(const CodedBlock& b);
 // into += scale * decoded(b). REQUIRES: validate_sparse(b) passed, into.size() == b.n.
 void add_sparse(const CodedBlock& b, float scale, Eigen::Ref<Eigen::VectorXf> into);
-// Appends x's entries at `indices` to p (key above every key p has): as a
-// sparse block, or as a dense one (zero elsewhere) when that is smaller.
-struct Payload;
-void append_selected(Payload& p, std::uint32_t key, const Eigen::VectorXf& x,
-                     const std::vector<std::uint32_t>& indices);
-// Does p carry any entry (a dense block, a non-empty sparse one, any other coded one)?
-bool carries_entries(const Payload& p);
+// Is k entries of an n-entry tensor smaller on the wire sparse than dense?
+bool sparse_is_smaller(std::size_t k, std::size_t n);
 // The `sparse` codec: every non-zero entry (lossless; what a server's pull of
 // changes sends when only some entries moved, e.g. bsc's aggregate).
 std::unique_ptr<Encoder> make_nonzeros_encoder();

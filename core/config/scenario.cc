@@ -5,12 +5,13 @@
 
 #include "core/codec/codec_registry.h"
 #include "core/config/learner_fit.h"
+#include "core/config/network_models.h"
 #include "core/config/stack_fit.h"
 #include "core/data/dataset_registry.h"
-#include "core/deployment.h"
 #include "core/learners/learner_registry.h"
 #include "core/optim/optimizer_registry.h"
 #include "core/policies/policy_registry.h"
+#include "core/topology/deployment.h"
 
 namespace geotrain {
 namespace {
@@ -78,7 +79,7 @@ void read_optimizer(JsonReader r, OptimizerSpec& o) {
 }
 
 void read_network(JsonReader r, NetworkSpec& n) {
-  n.model = r.string("model", n.model, {"ns3", "flow"});
+  n.model = r.string("model", n.model, entry_names(network_model_registry()));
   n.segment_bytes = int(r.integer("segment_bytes", n.segment_bytes, 536, 65000));
   n.tcp_buffer_bytes = r.integer("tcp_buffer_bytes", 0, 0, std::int64_t(1) << 29);  // ns-3: 32-bit, window < 1 GiB
   n.initial_cwnd_bytes = int(r.integer("initial_cwnd_bytes", n.initial_cwnd_bytes, 536, 1 << 26));
@@ -258,6 +259,12 @@ Topology load_topology(const std::string& path) {
   nlohmann::json j = load_json_file(path);
   JsonReader r(j, path, "", nullptr);
   return read_topology(r);
+}
+
+Deployment plan_deployment(const Scenario& sc) {
+  const PolicyInfo* p = find_policy(sc.policy);
+  return plan_deployment(sc.topology, sc.architecture,
+                         p && p->make(sc.policy_params, Role::kStateServer)->uses_state_server(), sc.multigps.servers);
 }
 
 }  // namespace geotrain

@@ -1,9 +1,9 @@
 #include "core/config/stack_fit.h"
 
-#include "core/dgt/dgt_node.h"
-#include "core/p3/p3_node.h"
+#include "core/layers/dgt/dgt_node.h"
+#include "core/layers/p3/p3_node.h"
+#include "core/layers/shard/shard_node.h"
 #include "core/policies/policy_registry.h"
-#include "core/shard/shard_node.h"
 
 namespace geotrain {
 namespace {

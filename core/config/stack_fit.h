@@ -1,6 +1,6 @@
 // Which parts of the training stack combine: the rules the scenario loader
 // applies to a scenario's scheduler, DGT, P3 and MultiGPS, from what each
-// part declares (StackNeeds, core/stack_needs.h) and what the policy needs of
+// part declares (StackNeeds, core/runtime/stack_needs.h) and what the policy needs of
 // a learner (core/policies/policy_registry.h). The loader refuses the first
 // misfit with its JSON path and reason (exit 2); the composition test holds
 // every combination a user can write to "runs, or is refused here".
@@ -10,7 +10,7 @@
 
 #include "core/config/learner_fit.h"  // Misfit
 #include "core/config/scenario.h"
-#include "core/stack_needs.h"
+#include "core/runtime/stack_needs.h"
 
 namespace geotrain {
 

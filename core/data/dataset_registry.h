@@ -5,10 +5,10 @@
 #include <functional>
 #include <vector>
 
-#include "core/config/json_reader.h"
+#include "core/base/registry.h"
 #include "core/data/dataset.h"
 #include "core/data/dataset_spec.h"
-#include "core/registry.h"
+#include "core/json/json_reader.h"
 
 namespace geotrain {
 

@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "core/registry.h"
+#include "core/base/registry.h"
 
 namespace geotrain {
 

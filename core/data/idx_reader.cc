@@ -11,7 +11,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "core/parallel.h"
+#include "core/base/parallel.h"
 
 namespace geotrain {
 namespace {

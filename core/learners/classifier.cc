@@ -4,7 +4,7 @@
 #include <cmath>
 #include <vector>
 
-#include "core/parallel.h"
+#include "core/base/parallel.h"
 
 namespace geotrain {
 

@@ -33,34 +33,10 @@
 #include <vector>
 
 #include "core/data/dataset.h"
-#include "core/params.h"
+#include "core/payload/block_rule.h"
+#include "core/payload/params.h"
 
 namespace geotrain {
-
-// How a block of one update combines with the same block of another.
-enum class Merge : std::uint8_t {
-  kSum,        // entry-wise sum (gradients, model changes, histograms, counts)
-  kMax,        // entry-wise maximum
-  kMin,        // entry-wise minimum
-  kKSmallest,  // candidates of `width` entries (the first is the distance): keep the k smallest
-};
-const char* merge_name(Merge m);
-
-// What a lossy codec may do to a block on its way (compared with what each
-// codec does in core/config/learner_fit.cc).
-enum class Precision : std::uint8_t {
-  kAny,       // any lossy codec, DGT's zero-filling (gradients, model changes)
-  kRounding,  // only codecs that keep every entry and round it (fp16): histograms, statistics
-  kExact,     // lossless codecs only (counts that must add exactly, candidate lists)
-};
-
-struct BlockRule {
-  std::uint32_t key = 0;
-  Merge merge = Merge::kSum;
-  std::uint32_t width = 1;  // kKSmallest: entries per candidate
-  std::uint32_t k = 0;      // kKSmallest: candidates kept
-  Precision precision = Precision::kAny;
-};
 
 // How the global server turns the merged update into the next model.
 enum class Apply : std::uint8_t {
@@ -91,8 +67,8 @@ struct LearnerCaps {
 // What a learner holds and sends beyond its initial model, declared so that a
 // runtime can size what it accepts and estimate what a run needs before any of
 // it is allocated: real mode derives each link's frame limit from the largest
-// update and model (core/job.h max_message_bytes), the memory estimate counts
-// all of it (core/memory_estimate.h). A test holds every learner's messages in
+// update and model (core/job/job.h max_message_bytes), the memory estimate counts
+// all of it (core/job/memory_estimate.h). A test holds every learner's messages in
 // a run to its declaration.
 struct LearnerFootprint {
   std::uint64_t update_floats = 0, update_blocks = 0;  // the largest update local_update produces

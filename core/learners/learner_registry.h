@@ -3,17 +3,19 @@
 // data, its numeric parameters (the scenario loader reads them from the
 // `model` object, defaults filled in), its metrics, what it runs under
 // (LearnerCaps: the loader refuses the rest), and a factory that builds it
-// for the loaded data. A new algorithm is its own file plus one entry here.
+// for the loaded data. A new algorithm is its own file plus one entry in its
+// family's list (core/learners/<family>/<family>_learners.cc, joined by
+// learner_registry.cc in the order of core/learners/learner_entries.h).
 #pragma once
 #include <functional>
 #include <memory>
 #include <vector>
 
-#include "core/config/json_reader.h"
+#include "core/base/registry.h"
 #include "core/data/dataset.h"
+#include "core/json/json_reader.h"
 #include "core/learners/learner.h"
 #include "core/learners/learner_spec.h"
-#include "core/registry.h"
 
 namespace geotrain {
 

@@ -4,7 +4,7 @@
 #include <random>
 #include <stdexcept>
 
-#include "core/learners/fixed_blocking.h"
+#include "core/base/numeric_environment.h"
 
 namespace geotrain {
 namespace {
@@ -15,7 +15,7 @@ using MMap = Eigen::Map<Eigen::MatrixXf>;
 }  // namespace
 
 Mlp::Mlp(int inputs, std::vector<int> hidden, int classes, float l2) : hidden_(std::move(hidden)), l2_(l2) {
-  use_fixed_matrix_blocking();
+  pin_numeric_environment();
   if (inputs <= 0 || classes < 2) throw std::invalid_argument("mlp: need inputs > 0 and classes >= 2");
   sizes_.push_back(inputs);
   for (int h : hidden_) {

@@ -5,7 +5,7 @@
 #include <set>
 #include <sstream>
 
-#include "core/config/json_reader.h"
+#include "core/json/json_reader.h"
 #include "core/learners/learner_registry.h"
 
 namespace geotrain {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/params.h"
+#include "core/payload/params.h"
 
 namespace geotrain {
 

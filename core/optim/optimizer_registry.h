@@ -6,9 +6,9 @@
 #include <memory>
 #include <vector>
 
-#include "core/config/json_reader.h"
+#include "core/base/registry.h"
+#include "core/json/json_reader.h"
 #include "core/optim/optimizer.h"
-#include "core/registry.h"
 
 namespace geotrain {
 

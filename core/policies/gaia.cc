@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "core/codec/sparse.h"
+#include "core/payload/sparse_payload.h"
 
 namespace geotrain {
 namespace {

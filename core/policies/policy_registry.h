@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "core/deployment.h"
+#include "core/base/registry.h"
 #include "core/policies/sync_policy.h"
-#include "core/registry.h"
+#include "core/runtime/role.h"
 
 namespace geotrain {
 

@@ -9,8 +9,8 @@
 #include <limits>
 #include <map>
 
-#include "core/message.h"
-#include "core/time.h"
+#include "core/base/time.h"
+#include "core/payload/message.h"
 
 namespace geotrain {
 

@@ -13,15 +13,15 @@
 #include <set>
 #include <vector>
 
-#include "core/learners/merge.h"
-#include "core/message.h"
+#include "core/payload/merge.h"
+#include "core/payload/message.h"
 #include "core/policies/sync_policy.h"
 
 namespace geotrain {
 
 class Aggregator {
  public:
-  // `rules`: how the learner's blocks merge (core/learners/merge.h); empty: every block sums.
+  // `rules`: how the learner's blocks merge (core/payload/merge.h); empty: every block sums.
   Aggregator(const std::vector<NodeId>& members, const SyncPolicy& policy, std::vector<BlockRule> rules = {})
       : policy_(policy), rules_(std::move(rules)), live_(members.begin(), members.end()) {}
   // Holds `from`'s push (REQUIRES: non-null); returns true when the open round is complete.

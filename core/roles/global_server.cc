@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
-#include "core/checkpoint.h"
-#include "core/codec/sparse.h"
-#include "core/monitor.h"
+#include "core/payload/sparse_payload.h"
+#include "core/run/checkpoint.h"
+#include "core/run/monitor.h"
 
 namespace geotrain {
 

@@ -35,11 +35,11 @@
 #pragma once
 #include <limits>
 
-#include "core/deployment.h"
 #include "core/roles/aggregator.h"
 #include "core/roles/role_context.h"
 #include "core/roles/served_copies.h"
-#include "core/runtime.h"
+#include "core/runtime/runtime.h"
+#include "core/topology/deployment.h"
 
 namespace geotrain {
 

@@ -4,12 +4,13 @@
 #include <memory>
 #include <vector>
 
-#include "core/codec/stream_encoder.h"
-#include "core/config/scenario.h"
-#include "core/deployment.h"
+#include "core/codec/compression_spec.h"
 #include "core/learners/learner.h"
+#include "core/optim/optimizer.h"
 #include "core/policies/sync_policy.h"
-#include "core/trace.h"
+#include "core/roles/stream_encoder.h"
+#include "core/runtime/trace.h"
+#include "core/topology/deployment.h"
 
 namespace geotrain {
 
@@ -42,7 +43,7 @@ struct RoleContext {
   std::shared_ptr<const std::vector<int>> dc_of;  // by node id (shared: a copy per node is quadratic)
   std::uint64_t seed = 1;
   // Where a single-process runtime gathers the outputs' records as the run
-  // goes (core/run_records.h); null: each role keeps them for its report.
+  // goes (core/run/run_records.h); null: each role keeps them for its report.
   RunRecords* records = nullptr;
 
   // (A node outside the deployment, e.g. a test's probe, counts as remote.)
@@ -66,7 +67,7 @@ struct RoleContext {
 // "lan_push", "wan_pull", ...: a stream's name in the scenario and the summary.
 const char* stream_name(Tier t, bool push);
 // Adds a stream's byte counts to a role's report, under "streams"/<name>
-// (summed over the roles by core/role_stats).
+// (summed over the roles by core/job/role_stats).
 void report_stream(nlohmann::json& report, const char* name, const StreamEncoder& s);
 
 }  // namespace geotrain

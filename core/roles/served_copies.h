@@ -13,8 +13,8 @@
 #include <map>
 #include <memory>
 
-#include "core/codec/stream_encoder.h"
-#include "core/message.h"
+#include "core/payload/message.h"
+#include "core/roles/stream_encoder.h"
 
 namespace geotrain {
 

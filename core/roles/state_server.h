@@ -9,9 +9,9 @@
 #pragma once
 #include <map>
 
-#include "core/deployment.h"
 #include "core/roles/role_context.h"
-#include "core/runtime.h"
+#include "core/runtime/runtime.h"
+#include "core/topology/deployment.h"
 
 namespace geotrain {
 

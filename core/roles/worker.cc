@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "core/learners/merge.h"
-#include "core/run_records.h"
+#include "core/payload/merge.h"
+#include "core/run/run_records.h"
 
 namespace geotrain {
 

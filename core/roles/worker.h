@@ -20,11 +20,11 @@
 #pragma once
 #include <vector>
 
-#include "core/deployment.h"
 #include "core/optim/optimizer.h"
 #include "core/roles/role_context.h"
 #include "core/roles/served_copies.h"
-#include "core/runtime.h"
+#include "core/runtime/runtime.h"
+#include "core/topology/deployment.h"
 
 namespace geotrain {
 

@@ -2,8 +2,8 @@
 
 #include <cstdio>
 
-#include "core/config/json_reader.h"
 #include "core/config/scenario.h"
+#include "core/json/json_reader.h"
 
 namespace geotrain {
 namespace {

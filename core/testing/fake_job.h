@@ -8,8 +8,8 @@
 #include <memory>
 #include <vector>
 
-#include "core/job.h"
-#include "core/monitor.h"
+#include "core/job/job.h"
+#include "core/run/monitor.h"
 #include "core/testing/fake_world.h"
 
 namespace geotrain::testing {

@@ -3,7 +3,7 @@
 // with latency, bandwidth and best-effort loss, compute times. No ns-3, no
 // sockets, no threads; a role runs here exactly as in the two real runtimes.
 //
-// Contract (the Runtime contract, core/runtime.h): events run one at a time in
+// Contract (the Runtime contract, core/runtime/runtime.h): events run one at a time in
 // time order, ties in the order they were scheduled; a reliable message between
 // an ordered pair arrives in send order (each pair is a FIFO link: serialised at
 // its bandwidth, then its latency); a best-effort message is lost with the
@@ -19,7 +19,7 @@
 #include <set>
 #include <vector>
 
-#include "core/runtime.h"
+#include "core/runtime/runtime.h"
 
 namespace geotrain::testing {
 

@@ -1,6 +1,6 @@
-// libFuzzer target: DGT's receiver (core/dgt/dgt_node.h) against a hostile
+// libFuzzer target: DGT's receiver (core/layers/dgt/dgt_node.h) against a hostile
 // sender. Input: records of [2 bytes length][wire-encoded message]; each that
-// decodes (core/wire.h) is made a push part from node 0 to node 1 (its seq,
+// decodes (core/payload/wire.h) is made a push part from node 0 to node 1 (its seq,
 // part and parts as the fuzzer wrote them: forged, replayed, reordered,
 // truncated) and handed to the receiver, with 20 ms of the fake world's time
 // between records so deadlines fire. Whatever arrives at the role must be
@@ -10,9 +10,9 @@
 #include <cstring>
 #include <memory>
 
-#include "core/dgt/dgt_node.h"
+#include "core/layers/dgt/dgt_node.h"
+#include "core/payload/wire.h"
 #include "core/testing/fake_world.h"
-#include "core/wire.h"
 
 using namespace geotrain;
 

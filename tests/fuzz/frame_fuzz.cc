@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "core/wire.h"
+#include "core/payload/wire.h"
 #include "real/frame.h"
 
 using namespace geotrain;

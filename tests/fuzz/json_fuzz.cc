@@ -1,12 +1,12 @@
-// libFuzzer target: the JSON loader: strict parsing (core/config/json_text.h),
+// libFuzzer target: the JSON loader: strict parsing (core/json/json_text.h),
 // a scenario read from the tree (every getter, bound and path-precise error),
 // and a --set assignment built from the same bytes.
 #include <cstdint>
 #include <string>
 
-#include "core/config/json_reader.h"
-#include "core/config/json_text.h"
 #include "core/config/scenario.h"
+#include "core/json/json_reader.h"
+#include "core/json/json_text.h"
 
 using namespace geotrain;
 

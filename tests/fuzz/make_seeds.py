@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the fuzz targets' seed inputs into tests/fuzz/seeds/<target>/ (committed).
 
-Each seed is a well-formed input (layouts from core/wire.h, real/frame.h and
+Each seed is a well-formed input (layouts from core/payload/wire.h, real/frame.h and
 real/datagram.h), so the fuzzers start deep inside the decoders instead of
 having to discover the magic numbers. Rerun after a format change.
 """
@@ -21,7 +21,7 @@ def crc32c(data):
 
 
 def message(kind, frm, to, rnd, blocks=None, coded=None, seq=0, part=0, parts=0):
-    """core/wire.h: header, then a payload of dense blocks [(key, values)] and coded
+    """core/payload/wire.h: header, then a payload of dense blocks [(key, values)] and coded
     blocks [(key, n, format id, bytes)]."""
     has = blocks is not None or coded is not None
     m = struct.pack("<BBiiiiiqIHHdddB", kind, 0, 0, frm, to, -1, -1, rnd, seq, part, parts, 0.0, 0.0, 0.0, 1 if has else 0)

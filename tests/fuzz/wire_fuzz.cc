@@ -1,10 +1,10 @@
-// libFuzzer target: the wire decoder (core/wire.h), whole and incremental.
+// libFuzzer target: the wire decoder (core/payload/wire.h), whole and incremental.
 // Whatever decodes must re-encode to the same bytes, and both decoders agree.
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 
-#include "core/wire.h"
+#include "core/payload/wire.h"
 
 using namespace geotrain;
 

@@ -4,9 +4,9 @@
 #pragma once
 #include <vector>
 
+#include "core/base/registry.h"
 #include "core/learners/ensemble/booster.h"
 #include "core/learners/learner_spec.h"
-#include "core/registry.h"
 
 namespace geotrain {
 

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "core/learners/fixed_blocking.h"
+#include "core/base/numeric_environment.h"
 
 namespace geotrain {
 namespace {
@@ -39,7 +39,7 @@ Cnn::Cnn(int features, int classes, int conv1, int conv2, int dense)
       c1_(conv(1, side_, conv1)),
       c2_(conv(conv1, side_ / 2, conv2)),
       head_({conv2 * (side_ / 4) * (side_ / 4), dense, classes}, {Act::kRelu, Act::kLinear}, 4) {
-  use_fixed_matrix_blocking();
+  pin_numeric_environment();
 }
 
 ParamSet Cnn::init(std::uint64_t seed) const {

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "core/params_file.h"
+#include "core/payload/params_file.h"
 
 namespace geotrain {
 namespace {

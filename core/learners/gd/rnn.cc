@@ -3,7 +3,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "core/learners/fixed_blocking.h"
+#include "core/base/numeric_environment.h"
 
 namespace geotrain {
 namespace {
@@ -27,7 +27,7 @@ Rnn::Rnn(int features, int steps, int hidden, int classes)
   if (steps <= 0 || features % steps != 0 || hidden <= 0)
     throw std::invalid_argument("rnn: features (" + std::to_string(features) + ") must split into " +
                                 std::to_string(steps) + " equal steps, and hidden must be positive");
-  use_fixed_matrix_blocking();
+  pin_numeric_environment();
 }
 
 ParamSet Rnn::init(std::uint64_t seed) const {

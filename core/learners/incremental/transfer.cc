@@ -4,7 +4,7 @@
 #include <stdexcept>
 
 #include "core/learners/classifier.h"
-#include "core/params_file.h"
+#include "core/payload/params_file.h"
 
 namespace geotrain {
 namespace {

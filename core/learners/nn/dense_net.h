@@ -11,7 +11,7 @@
 #include <random>
 #include <vector>
 
-#include "core/params.h"
+#include "core/payload/params.h"
 
 namespace geotrain {
 
