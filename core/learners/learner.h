@@ -47,7 +47,7 @@ enum class Apply : std::uint8_t {
 // What an algorithm can run under, declared in its registry entry
 // (core/learners/learner_registry.h). The scenario loader compares it with
 // what the chosen policy, codecs, DGT, P3 and MultiGPS need
-// (core/learners/fit.h) and refuses the rest with the JSON path and the
+// (core/config/learner_fit.h) and refuses the rest with the JSON path and the
 // reason; the job hands it to the roles.
 struct LearnerCaps {
   bool stale_ok = true;                          // an update computed on an older model may be applied (asp, ssp, ...)
