@@ -20,4 +20,5 @@
 #include "real/real_config.h"          // real::RealConfig, load_real_config
 #include "real/role_process.h"         // real::run_role
 #include "sim/compute_pool.h"          // sim::ComputePool::all_cores (the default --threads)
+#include "sim/network_model.h"         // sim::can_make_network_model (each registered name has its model)
 #include "sim/sim_runner.h"            // sim::run_simulation, SimOptions

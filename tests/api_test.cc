@@ -6,6 +6,7 @@
 #include <thread>
 #include <vector>
 
+#include "api/catalog.h"
 #include "api/runs.h"
 #include "api/scenarios.h"
 #include "tests/test_util.h"
@@ -59,6 +60,14 @@ TEST(Api, SimulationsRunAtOnceInOneProcessEachGiveTheirSingleRunsResults) {
     EXPECT_EQ(together[i], alone[i]) << "run " << i << " alone and beside the others";
     EXPECT_GT(together[i]["rounds"].get<int>(), 0);
   }
+}
+
+// Every network model the loader accepts has a model in sim/, and only those.
+TEST(Api, EveryRegisteredNetworkModelCanBeMade) {
+  ASSERT_FALSE(network_model_registry().empty());
+  for (const NetworkModelInfo& m : network_model_registry())
+    EXPECT_TRUE(sim::can_make_network_model(m.doc.name)) << m.doc.name;
+  EXPECT_FALSE(sim::can_make_network_model("carrier-pigeon"));
 }
 
 }  // namespace
