@@ -230,7 +230,7 @@ TEST(Composition, PullAnswersDoNotDependOnTheOrderChildrenAsk) {
     std::map<NodeId, std::vector<std::uint64_t>> out;
     for (int round = 0; round < 2; ++round)
       for (NodeId child : order) {
-        const auto p = copies.serve(child, model, enc, false, 0);
+        const auto p = copies.serve(child, model, enc, false, 0).payload;
         out[child].push_back(std::hash<std::string>{}(
             std::string(reinterpret_cast<const char*>(p->coded.at(0).bytes.data()), p->coded.at(0).bytes.size())));
       }

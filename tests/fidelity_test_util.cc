@@ -67,8 +67,9 @@ double analytic_round_s(const Scenario& sc, const Topology& t, double seg) {
     const double lan_one = transfer_s(lan, model, seg) - lan_ser;  // latency and store-and-forward
     // Parameters down to the local server, then to its workers one after
     // another over its LAN link (in worker order); each starts its step on arrival.
-    const double at_ls = 2 * transfer_s(down, small, seg) + transfer_s(down, model, seg);
-    const double sending = at_ls + 2 * transfer_s(lan, small, seg);
+    // The ack and, right behind it on the same path, the model (unasked).
+    const double at_ls = transfer_s(down, small + model, seg);
+    const double sending = at_ls + on_wire(small, seg) * 8 / (dc.lan.bandwidth_mbps * 1e6);
     std::vector<double> done;
     for (int w = 0; w < dc.workers; ++w) {
       if (dc.worker_gflops.empty()) throw std::invalid_argument("analytic model: worker_gflops only");

@@ -3,10 +3,10 @@
 // simulation (and real mode) to.
 //
 // One round, from the global server applying round r to applying r + 1, for
-// each DC d with a local server: the global server's push ack and the local
-// server's pull request (small), the pull response (the model) over the path
-// GS -> LS_d; the local server acks its workers, they ask, and it sends the
-// model to each over its own LAN link, one after another; every worker computes
+// each DC d with a local server: the global server's push ack (small) and,
+// right behind it, the model over the path GS -> LS_d; the local server acks
+// its workers and sends the model to each behind its ack over its own LAN
+// link, one after another; every worker computes
 // its step; the workers' gradients arrive at the local server over its LAN
 // link, one after another (first finished, first served); its aggregate goes
 // to the GS. The round ends when the last DC's aggregate arrives.

@@ -80,4 +80,11 @@ Message make_message(MsgKind kind, NodeId from, NodeId to, std::int64_t round, s
   return m;
 }
 
+Message make_message(MsgKind kind, NodeId from, NodeId to, std::int64_t round, const Sent& sent) {
+  Message m = make_message(kind, from, to, round);
+  m.payload = sent.payload;
+  m.wire_bytes = sent.payload ? sent.wire_bytes : m.wire_bytes;
+  return m;
+}
+
 }  // namespace geotrain

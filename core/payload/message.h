@@ -16,15 +16,17 @@ namespace geotrain {
 using NodeId = int;
 
 enum class MsgKind : std::uint8_t {
-  kPush,          // an update (gradient, delta) travelling towards the global server
-  kPushAck,       // the push of round r is accounted for; under FSA: the global round is done
-  kPullRequest,   // ask for the current parameters
-  kPullResponse,  // parameters
-  kControl,       // small control messages (stop, hello, ...)
-  kRelease,       // the slowest member's clock (steps the server has from it): policies that bound staleness
-  kStateReport,   // worker -> state server, before each step: round = local steps so far, step_s, transfer_s
-  kStateReply,    // state server -> worker: round = 1 "push now" (step_s: the slack), 0 "one more local step"
-  kPushPart,      // one part of a push sent in parts (core/layers/dgt): seq names the push, part of parts
+  kPush,         // an update (gradient, delta) travelling towards the global server
+  kPushAck,      // the push of round r is accounted for; under FSA: the global round is done
+  kPullRequest,  // ask for the current parameters
+  // Parameters: the answer to a pull request, or, under a policy whose children
+  // wait for the model, sent unasked right after the ack (core/roles/global_server.h).
+  kPullResponse,
+  kControl,      // small control messages (stop, hello, ...)
+  kRelease,      // the slowest member's clock (steps the server has from it): policies that bound staleness
+  kStateReport,  // worker -> state server, before each step: round = local steps so far, step_s, transfer_s
+  kStateReply,   // state server -> worker: round = 1 "push now" (step_s: the slack), 0 "one more local step"
+  kPushPart,     // one part of a push sent in parts (core/layers/dgt): seq names the push, part of parts
   // A scheduled group's coordinator and its members (core/layers/sched): orders name
   // round r and, in seq, the other node; reports name the hop's sender in seq
   // and carry its duration (step_s) and bytes (transfer_s).
@@ -105,5 +107,14 @@ inline NodeId dest_of(const Message& m) { return m.dest >= 0 ? m.dest : m.to; }
 
 Message make_message(MsgKind kind, NodeId from, NodeId to, std::int64_t round,
                      std::shared_ptr<const Payload> payload = nullptr);
+
+// A payload as it goes on the wire with what it costs there, counted once by
+// whoever produced it (a stream's encoder counts every payload it sends), so
+// the message that carries it is not charged by counting again.
+struct Sent {
+  std::shared_ptr<const Payload> payload;
+  std::uint64_t wire_bytes = 0;  // wire_size(payload)
+};
+Message make_message(MsgKind kind, NodeId from, NodeId to, std::int64_t round, const Sent& sent);
 
 }  // namespace geotrain

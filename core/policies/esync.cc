@@ -44,6 +44,7 @@ class BalancedLocalRounds : public SyncPolicy {
   bool accepts(std::int64_t push_round, std::int64_t server_round) const override { return push_round == server_round; }
   bool round_complete(const RoundView& r) const override { return r.pushed > 0 && r.all_live_pushed; }
   bool waits_for_model() const override { return !pipelined_; }
+  bool model_follows_ack() const override { return true; }  // nbsync merges the acknowledged round's model
   bool pushes_model_delta() const override { return true; }
   double global_lr(std::int64_t) const override { return global_lr_; }
   bool uses_state_server() const override { return true; }

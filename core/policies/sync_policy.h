@@ -54,6 +54,12 @@ class SyncPolicy {
   // push's acknowledgement)? If not, it steps on with the model it has and
   // installs a newer one whenever it arrives.
   virtual bool waits_for_model() const = 0;
+  // Server: does it send a child the model right behind each acknowledgement,
+  // unasked (the child would ask for it at once)? Then a round costs a trip up
+  // and a trip down, not a pull request's trip besides. Children that wait for
+  // the model do; those that step on and ask for a newer model only once the
+  // last one is in (asp, ssp) ask.
+  virtual bool model_follows_ack() const { return waits_for_model(); }
   // Worker that does not wait for the model: may it start another step, having
   // completed `steps` while the slowest member's clock known to it (steps the
   // server has applied from it, by kRelease) is `slowest`?

@@ -14,6 +14,7 @@ GlobalServer::GlobalServer(Runtime& rt, const NodeSpec& spec, const RoleContext&
       ctx_(ctx),
       agg_(spec.children, *ctx.policy, ctx.rules),
       opt_(make_optimizer(ctx.optimizer)),
+      answers_pushes_(ctx.policy->model_follows_ack()),
       params_(*ctx.initial),
       copies_(*ctx.initial),
       pull_lan_(ctx.pull_stream(spec, Tier::kLan)),
@@ -65,21 +66,22 @@ void GlobalServer::on_message(const Message& msg) {
       break;
     case MsgKind::kPullRequest:
       if (!agg_.is_live(msg.from)) agg_.readmit(msg.from);
-      {
-        StreamEncoder& codec = pull_codec(msg.from);
-        if (codec.active()) {
-          rt_.send(make_message(MsgKind::kPullResponse, spec_.id, msg.from, rounds_,
-                                copies_.serve(msg.from, current_->blocks, codec, msg.round == kWholeModel, rt_.now())));
-          break;
-        }
-      }
-      if (ctx_.policy->compensates_delay()) served_[msg.from] = current_;
-      // The whole model (counted by its stream as dense).
-      rt_.send(make_message(MsgKind::kPullResponse, spec_.id, msg.from, rounds_,
-                            pull_codec(msg.from).encode(current_, rt_.now())));
+      answer(msg.from, msg.round == kWholeModel);
       break;
     default: break;
   }
+}
+
+void GlobalServer::answer(NodeId child, bool whole) {
+  StreamEncoder& codec = pull_codec(child);
+  Sent model;
+  if (codec.active()) {
+    model = copies_.serve(child, current_->blocks, codec, whole, rt_.now());
+  } else {
+    if (ctx_.policy->compensates_delay()) served_[child] = current_;
+    model = codec.encode(current_, rt_.now());  // the whole model (counted by its stream as dense)
+  }
+  rt_.send(make_message(MsgKind::kPullResponse, spec_.id, child, rounds_, model));
 }
 
 StreamEncoder& GlobalServer::pull_codec(NodeId child) {
@@ -172,7 +174,10 @@ void GlobalServer::apply_round() {
     return;
   }
   for (NodeId c : contributors)
-    if (agg_.is_live(c)) rt_.send(make_message(MsgKind::kPushAck, spec_.id, c, round));
+    if (agg_.is_live(c)) {
+      rt_.send(make_message(MsgKind::kPushAck, spec_.id, c, round));
+      if (answers_pushes_) answer(c, false);  // the model follows the ack: the child does not ask
+    }
 }
 
 void GlobalServer::rejoin() {

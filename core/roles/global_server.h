@@ -2,7 +2,12 @@
 // for every live child (local servers in hips, workers in flat) to push the
 // round it is collecting, averages over the contributing worker steps, applies
 // the optimiser, asks the RunMonitor whether the job is over, then
-// acknowledges the contributors and serves pulls.
+// acknowledges the contributors and serves pulls. Under a policy whose
+// children want the model at every ack (model_follows_ack: those that wait for
+// it, and nbsync), each acknowledgement is followed at once by the model,
+// unasked: a synchronous round costs the push's trip and the model's, not a
+// pull request's trip besides (ps-lite's ZPushPull). Children of asp and ssp
+// ask for it (a pull request), as does any child recovering from a fault.
 //
 // Faults: a child reported down is no longer waited for (the round proceeds
 // without it); a child that pulls while not live is readmitted. With a
@@ -51,11 +56,13 @@ class GlobalServer : public Actor {
   void tell_round(NodeId child);  // kControl(rounds_): "the job is at this round"
   void announce_clock();          // kRelease(slowest live child's clock), if it advanced and the policy says so
   StreamEncoder& pull_codec(NodeId child);  // the stream its pull responses to `child` take
+  void answer(NodeId child, bool whole);    // sends `child` the model (kPullResponse); `whole`: from zeros
   Runtime& rt_;
   NodeSpec spec_;
   RoleContext ctx_;
   Aggregator agg_;
   std::unique_ptr<Optimizer> opt_;
+  const bool answers_pushes_;  // the model follows every acknowledgement (model_follows_ack)
   ParamSet params_;
   std::shared_ptr<const Payload> current_;
   std::int64_t rounds_ = 0;  // rounds applied == the round being collected

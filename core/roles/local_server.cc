@@ -11,6 +11,8 @@ LocalServer::LocalServer(Runtime& rt, const NodeSpec& spec, const RoleContext& c
       agg_(spec.children, *ctx.policy, ctx.rules),
       per_push_(ctx.policy->local_rounds_per_push()),
       background_(ctx.policy->syncs_in_background()),
+      answers_pushes_(ctx.policy->model_follows_ack()),
+      answered_((ctx.parent_policy ? *ctx.parent_policy : *ctx.policy).model_follows_ack()),
       push_codec_(ctx.push_stream(spec)),
       pull_codec_(ctx.pull_stream(spec, Tier::kLan)),
       changes_(ctx.pulls_changes(spec)),
@@ -31,14 +33,15 @@ void LocalServer::push_upstream() {
     scale(change, float(std::max(1, sum->contributors)));
     sum->blocks = std::move(change);
   }
-  inflight_ = push_codec_.encode(std::move(sum), rt_.now());
+  const Sent sent = push_codec_.encode(std::move(sum), rt_.now());
+  inflight_ = sent.payload;
   // Tagged with the oldest model in the sum: under an asynchronous policy a
   // worker's push may come from a round before the one collected, and the
   // global server weighs (and counts) staleness by it.
   inflight_round_ = upstream(std::min(collecting_, oldest_));
   oldest_ = kNoPush;
   acked_round_ = collecting_++;
-  rt_.send(make_message(MsgKind::kPush, spec_.id, spec_.parent, inflight_round_, inflight_));
+  rt_.send(make_message(MsgKind::kPush, spec_.id, spec_.parent, inflight_round_, sent));
 }
 
 void LocalServer::add_mean(ParamSet& into, const Payload& sum) {
@@ -67,7 +70,23 @@ void LocalServer::close_locally() {
 
 void LocalServer::ack(const std::vector<NodeId>& workers, std::int64_t round) {
   for (NodeId w : workers)
-    if (agg_.is_live(w)) rt_.send(make_message(MsgKind::kPushAck, spec_.id, w, round));
+    if (agg_.is_live(w)) {
+      rt_.send(make_message(MsgKind::kPushAck, spec_.id, w, round));
+      if (answers_pushes_) answer(w, false);  // the model follows the ack: the worker does not ask
+    }
+}
+
+void LocalServer::answer(NodeId worker, bool whole) {
+  const Sent model = pull_codec_.active() ? copies_.serve(worker, params_->blocks, pull_codec_, whole, rt_.now())
+                                          : pull_codec_.encode(params_, rt_.now());  // counted as dense
+  Message m = make_message(MsgKind::kPullResponse, spec_.id, worker, collecting_, model);
+  m.transfer_s = fetch_s_;
+  rt_.send(std::move(m));
+}
+
+double LocalServer::fetched_s(const Message& response) const {
+  const double took = asked_ ? to_seconds(rt_.now() - pull_sent_) : to_seconds(rt_.now()) - response.sent_s;
+  return took + response.transfer_s;
 }
 
 bool LocalServer::holds_workers() const {
@@ -98,11 +117,12 @@ void LocalServer::sync_in_background() {
   push->loss_sum = unsent_steps_ > 0 ? unsent_loss_ / unsent_steps_ : 0;
   unsent_loss_ = 0;
   unsent_steps_ = 0;
-  inflight_ = push_codec_.encode(std::move(push), rt_.now());
+  const Sent sent = push_codec_.encode(std::move(push), rt_.now());
+  inflight_ = sent.payload;
   sent_ = densify(*inflight_).blocks;  // as the server will decode it
   pushed_at_ = collecting_;
   inflight_round_ = global_round_;  // the model its change started from: the server counts staleness by it
-  rt_.send(make_message(MsgKind::kPush, spec_.id, spec_.parent, inflight_round_, inflight_));
+  rt_.send(make_message(MsgKind::kPush, spec_.id, spec_.parent, inflight_round_, sent));
 }
 
 std::shared_ptr<const Payload> LocalServer::pulled_model(std::shared_ptr<const Payload> response) const {
@@ -119,7 +139,7 @@ std::shared_ptr<const Payload> LocalServer::pulled_model(std::shared_ptr<const P
 void LocalServer::merge_pulled(const Message& msg) {
   if (!awaiting_params_) return;
   awaiting_params_ = false;
-  fetch_s_ = to_seconds(rt_.now() - pull_sent_) + msg.transfer_s;
+  fetch_s_ = fetched_s(msg);
   std::shared_ptr<const Payload> global = pulled_model(msg.payload);
   // The DC's model: the new global one plus the change made here that it lacks.
   auto next = std::make_shared<Payload>();
@@ -167,6 +187,7 @@ void LocalServer::push_when_free() {
 
 void LocalServer::pull_upstream(std::int64_t round) {
   pull_sent_ = rt_.now();
+  asked_ = true;
   rt_.send(make_message(MsgKind::kPullRequest, spec_.id, spec_.parent, round));
 }
 
@@ -184,6 +205,7 @@ void LocalServer::tell_round(NodeId worker) {
 // global round), then adopt its workers wherever they are.
 void LocalServer::rejoin() {
   adopt_ = true;
+  early_.reset();
   copies_.forget();  // the workers hold copies this process never served: their next answers start from zeros
   awaiting_whole_ = changes_;
   awaiting_params_ = true;
@@ -210,6 +232,40 @@ void LocalServer::resync(std::int64_t server_round) {
   }
 }
 
+// New global parameters (asked for, or answering our push): merge them
+// (background sync), or adopt them and release the round's workers.
+void LocalServer::on_model(const Message& msg) {
+  if (awaiting_whole_ && !msg.payload->from_zero) return;  // meant for the process before this one
+  awaiting_whole_ = false;
+  if (background_) return merge_pulled(msg);
+  if (!awaiting_params_) return;
+  awaiting_params_ = false;
+  global_ = pulled_model(msg.payload);
+  params_ = global_;
+  fetch_s_ = fetched_s(msg);
+  // (Asynchronous policies accept pushes from behind: a server that moved
+  // on is normal for them, and nothing collected is obsolete.)
+  if (adopt_ || (msg.round > upstream(collecting_) && !parent().accepts(upstream(collecting_), msg.round))) {
+    // Behind the global server (stalled, dropped, restarted): what was being
+    // collected is obsolete. Adopt the server's round; every worker is told it
+    // and pulls (those waiting for an ack treat it as the ack).
+    adopt_ = false;
+    agg_.take();
+    oldest_ = kNoPush;
+    collecting_ = msg.round * per_push_;
+    to_ack_.clear();
+    for (NodeId w : spec_.children) tell_round(w);
+    return;
+  }
+  collecting_ = std::max(collecting_, msg.round * per_push_);
+  ack(to_ack_, acked_round_);
+  to_ack_.clear();
+  if (pending_) {
+    pending_ = false;
+    push_upstream();
+  }
+}
+
 void LocalServer::on_message(const Message& msg) {
   switch (msg.kind) {
     case MsgKind::kPush:  // from a worker
@@ -224,54 +280,30 @@ void LocalServer::on_message(const Message& msg) {
       if (!inflight_ || !parent().accepts(inflight_round_, msg.round)) break;
       inflight_.reset();
       awaiting_params_ = true;
-      pull_upstream(msg.round);
-      break;
-    case MsgKind::kPullResponse:                              // new global parameters: release the workers
-      if (awaiting_whole_ && !msg.payload->from_zero) break;  // meant for the process before this one
-      awaiting_whole_ = false;
-      if (background_) {
-        merge_pulled(msg);
+      if (!answered_) {
+        pull_upstream(msg.round);
         break;
       }
-      if (!awaiting_params_) break;
-      awaiting_params_ = false;
-      global_ = pulled_model(msg.payload);
-      params_ = global_;
-      fetch_s_ = to_seconds(rt_.now() - pull_sent_) + msg.transfer_s;
-      // (Asynchronous policies accept pushes from behind: a server that moved
-      // on is normal for them, and nothing collected is obsolete.)
-      if (adopt_ || (msg.round > upstream(collecting_) && !parent().accepts(upstream(collecting_), msg.round))) {
-        // Behind the global server (stalled, dropped, restarted): what was being
-        // collected is obsolete. Adopt the server's round; every worker is told it
-        // and pulls (those waiting for an ack treat it as the ack).
-        adopt_ = false;
-        agg_.take();
-        oldest_ = kNoPush;
-        collecting_ = msg.round * per_push_;
-        to_ack_.clear();
-        for (NodeId w : spec_.children) tell_round(w);
-        break;
-      }
-      collecting_ = std::max(collecting_, msg.round * per_push_);
-      for (NodeId w : to_ack_)
-        if (agg_.is_live(w)) rt_.send(make_message(MsgKind::kPushAck, spec_.id, w, acked_round_));
-      to_ack_.clear();
-      if (pending_) {
-        pending_ = false;
-        push_upstream();
+      asked_ = false;  // the model follows unasked, or came ahead of this ack
+      if (early_) {
+        const Message model = std::move(*early_);
+        early_.reset();
+        on_model(model);
       }
       break;
-    case MsgKind::kPullRequest:  // from a worker, after its ack (or rejoining)
+    case MsgKind::kPullResponse:  // new global parameters: release the workers
+      // The model answering our push, ahead of its ack (relayed by a scheduled
+      // group, it can take another path): kept until the ack.
+      if (answered_ && inflight_ && !awaiting_params_ && msg.round > inflight_round_) {
+        early_ = msg;
+        break;
+      }
+      on_model(msg);
+      break;
+    case MsgKind::kPullRequest:  // from a worker that does not wait for the model, or one recovering
       if (!agg_.is_live(msg.from)) agg_.readmit(msg.from);
-      {
-        Message m = make_message(MsgKind::kPullResponse, spec_.id, msg.from, collecting_,
-                                 pull_codec_.active() ? copies_.serve(msg.from, params_->blocks, pull_codec_,
-                                                                      msg.round == kWholeModel, rt_.now())
-                                                      : pull_codec_.encode(params_, rt_.now()));  // counted as dense
-        m.transfer_s = fetch_s_;
-        rt_.send(std::move(m));
-        break;
-      }
+      answer(msg.from, msg.round == kWholeModel);
+      break;
     case MsgKind::kControl:  // a restarted global server asks where we are
       resync(msg.round);
       break;

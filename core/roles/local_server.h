@@ -1,8 +1,13 @@
 // A DC's local server (HiPS lower tier): sums its live workers' pushes for the
 // round it is collecting until its SyncPolicy calls the round complete, pushes
-// the sum to the global server, pulls the new parameters once the push is
+// the sum to the global server, gets the new parameters once the push is
 // acknowledged, and only then acknowledges the workers that contributed and
-// serves their pulls (REFERENCE.md section 1). One push is in flight at a
+// serves them the model (REFERENCE.md section 1). Where the policy says so
+// (model_follows_ack), the model follows an acknowledgement unasked, on both tiers (as
+// the global server's does, core/roles/global_server.h): a round costs two
+// trips each way, not four; the model may arrive ahead of its ack (a
+// scheduled group relays it by another path) and is kept until the ack comes.
+// Otherwise the model is asked for (a pull request) after the ack. One push is in flight at a
 // time: under an asynchronous policy (asp) pushes that arrive meanwhile are
 // summed and go up as soon as it is through, and the global server moving
 // ahead of the local one is normal, not a sign of having fallen behind.
@@ -34,6 +39,7 @@
 // pushes a round already closed, is told the same.
 #pragma once
 #include <limits>
+#include <optional>
 
 #include "core/roles/aggregator.h"
 #include "core/roles/role_context.h"
@@ -60,6 +66,9 @@ class LocalServer : public Actor {
 
  private:
   void push_upstream();
+  void on_model(const Message& msg);                // new global parameters, asked for or answering our push
+  void answer(NodeId worker, bool whole);           // sends `worker` the DC's model; `whole`: from zeros
+  double fetched_s(const Message& response) const;  // how long the model took to come, plus its own fetch
   void pull_upstream(std::int64_t round);
   // The open round is complete: close it here, push it now, or push it once
   // the push in flight is through.
@@ -87,6 +96,8 @@ class LocalServer : public Actor {
   Aggregator agg_;
   const std::int64_t per_push_;              // rounds per upstream push (local_rounds_per_push)
   const bool background_;                    // syncs_in_background
+  const bool answers_pushes_;                // its acks to workers are followed by the model
+  const bool answered_;                      // the global server's acks to it are followed by the model
   StreamEncoder push_codec_;                 // its pushes up
   StreamEncoder pull_codec_;                 // its pull responses to its workers
   const bool changes_;                       // the global server's pull responses are changes
@@ -120,6 +131,8 @@ class LocalServer : public Actor {
   // How long the last upstream pull took: passed on with every pull response
   // (transfer_s), so workers can estimate their whole path's transfer time.
   TimeNs pull_sent_ = 0;
+  bool asked_ = false;            // the model awaited was asked for (pull_sent_), not answering a push
+  std::optional<Message> early_;  // the model answering the push in flight, come ahead of its ack
   double fetch_s_ = 0;
 };
 

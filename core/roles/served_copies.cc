@@ -69,8 +69,7 @@ Payload& ServedCopies::copy(NodeId child) {
   return it->second;
 }
 
-std::shared_ptr<const Payload> ServedCopies::serve(NodeId child, const ParamSet& params, StreamEncoder& codec,
-                                                   bool whole, TimeNs now) {
+Sent ServedCopies::serve(NodeId child, const ParamSet& params, StreamEncoder& codec, bool whole, TimeNs now) {
   whole = whole || (unknown_ && !copies_.count(child));
   Payload& c = copy(child);
   if (!align(c.blocks, layout_of(params))) whole = true;  // a block shrank: start again from zeros
@@ -81,8 +80,8 @@ std::shared_ptr<const Payload> ServedCopies::serve(NodeId child, const ParamSet&
   add_scaled(change->blocks, c.blocks, -1.0f);
   // The child's own sequence of draws: independent of the order children ask in.
   const std::uint64_t draw = (std::uint64_t(child) << 40) + served_[child]++;
-  std::shared_ptr<const Payload> sent = codec.encode(std::move(change), now, draw);
-  accumulate(c, *sent);  // what the child holds once it adds it, computed the same way
+  Sent sent = codec.encode(std::move(change), now, draw);
+  accumulate(c, *sent.payload);  // what the child holds once it adds it, computed the same way
   return sent;
 }
 

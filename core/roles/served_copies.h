@@ -24,8 +24,7 @@ class ServedCopies {
   explicit ServedCopies(const ParamSet& initial) : initial_(&initial) {}
   // The change from `child`'s copy to `params`, through `codec` (REQUIRES:
   // active; `sparse` sends the changed entries exactly); `whole`: from zeros.
-  std::shared_ptr<const Payload> serve(NodeId child, const ParamSet& params, StreamEncoder& codec, bool whole,
-                                       TimeNs now);
+  Sent serve(NodeId child, const ParamSet& params, StreamEncoder& codec, bool whole, TimeNs now);
   // The child adds its own push to its copy (Gaia's background sync): so does the server.
   void add_own_push(NodeId child, const Payload& push);
   // Forget every copy (a restarted server): each child's next answer starts from zeros.

@@ -28,10 +28,9 @@ void StreamEncoder::record(TimeNs now) {
     history_.push_back({now, bytes_});
 }
 
-std::shared_ptr<const Payload> StreamEncoder::encode(std::shared_ptr<const Payload> p, TimeNs now,
-                                                     std::optional<std::uint64_t> draw) {
-  if (!p) return p;
-  std::shared_ptr<const Payload> out = encode_counted(std::move(p), draw);
+Sent StreamEncoder::encode(std::shared_ptr<const Payload> p, TimeNs now, std::optional<std::uint64_t> draw) {
+  if (!p) return {};
+  Sent out = encode_counted(std::move(p), draw);
   record(now);
   return out;
 }
@@ -49,14 +48,13 @@ std::optional<CodedBlock> StreamEncoder::encode_stand_in(const ParamBlock& b) co
   return c;
 }
 
-std::shared_ptr<const Payload> StreamEncoder::encode_counted(std::shared_ptr<const Payload> p,
-                                                             std::optional<std::uint64_t> draw) {
+Sent StreamEncoder::encode_counted(std::shared_ptr<const Payload> p, std::optional<std::uint64_t> draw) {
   const std::uint64_t dense = wire_size(p.get());
   ++bytes_.payloads;
   bytes_.dense_bytes += dense;
   if (!enc_) {
     bytes_.sent_bytes += dense;
-    return p;
+    return {std::move(p), dense};
   }
   if (fresh_) {
     // A running count here would hand out draws in the order requests arrive, which in real
@@ -83,8 +81,9 @@ std::shared_ptr<const Payload> StreamEncoder::encode_counted(std::shared_ptr<con
       out->blocks.push_back(b);
   }
   sort_by_key(out->coded);
-  bytes_.sent_bytes += wire_size(out.get());
-  return out;
+  const std::uint64_t sent = wire_size(out.get());
+  bytes_.sent_bytes += sent;
+  return {std::move(out), sent};
 }
 
 }  // namespace geotrain

@@ -39,8 +39,8 @@ class StreamEncoder {
   // encoder draws (a pull's child and its count of pulls), so that real mode,
   // where children's requests arrive in any order, encodes each child's
   // answers as the simulation does.
-  std::shared_ptr<const Payload> encode(std::shared_ptr<const Payload> p, TimeNs now,
-                                        std::optional<std::uint64_t> draw = std::nullopt);
+  // Returned with its wire size, counted here once (make_message takes it as is).
+  Sent encode(std::shared_ptr<const Payload> p, TimeNs now, std::optional<std::uint64_t> draw = std::nullopt);
   const StreamBytes& bytes() const { return bytes_; }
   const std::vector<StreamSample>& history() const { return history_; }
   // Records its totals there after each encode instead of keeping a history.
@@ -48,7 +48,7 @@ class StreamEncoder {
   const std::string& kind() const { return choice_.kind; }
 
  private:
-  std::shared_ptr<const Payload> encode_counted(std::shared_ptr<const Payload> p, std::optional<std::uint64_t> draw);
+  Sent encode_counted(std::shared_ptr<const Payload> p, std::optional<std::uint64_t> draw);
   std::optional<CodedBlock> encode_stand_in(const ParamBlock& b) const;
   void record(TimeNs now);
   const CodecInfo* info_ = nullptr;

@@ -15,7 +15,8 @@ Worker::Worker(Runtime& rt, const NodeSpec& spec, const RoleContext& ctx)
       // Not owned: the job's initial model outlives its roles.
       shared_model_(std::shared_ptr<const ParamSet>(), ctx.initial),
       push_codec_(ctx.push_stream(spec)),
-      changes_(ctx.pulls_changes(spec)) {
+      changes_(ctx.pulls_changes(spec)),
+      answered_(ctx.policy->model_follows_ack()) {
   if (changes_) pulled_ = model();
   order_ = (*ctx_.shards)[spec_.worker_index];
   if (ctx_.policy->pushes_model_delta()) {
@@ -59,6 +60,7 @@ void Worker::unblock() {
 }
 
 void Worker::rejoin() {
+  early_.reset();
   block();
   waiting_params_ = true;
   awaiting_whole_ = changes_;
@@ -67,6 +69,7 @@ void Worker::rejoin() {
 
 void Worker::pull(bool whole) {
   pull_sent_ = rt_.now();
+  asked_ = true;
   // The round is only for the record, except that kWholeModel asks a server
   // that sends changes for everything (a restarted process has no copy).
   rt_.send(make_message(MsgKind::kPullRequest, spec_.id, spec_.parent, whole && changes_ ? kWholeModel : round_));
@@ -218,9 +221,9 @@ std::shared_ptr<const Payload> Worker::send_push(std::shared_ptr<const Payload> 
     if (!ctx_.records) push_s_.push_back(round_push_s_);
   }
   if (ctx_.tracer) ctx_.tracer->record(rt_.now(), spec_.id, TraceKind::kWorkerPushed, round_);
-  std::shared_ptr<const Payload> sent = push_codec_.encode(std::move(update), rt_.now());
+  const Sent sent = push_codec_.encode(std::move(update), rt_.now());
   rt_.send(make_message(MsgKind::kPush, spec_.id, spec_.parent, round_, sent));
-  return sent;
+  return sent.payload;
 }
 
 void Worker::report_state() {
@@ -231,7 +234,9 @@ void Worker::report_state() {
 }
 
 void Worker::install(const Message& response) {
-  transfer_s_ = to_seconds(rt_.now() - pull_sent_) + response.transfer_s;
+  // How long the model took to come (asked for: since the request), plus the parent's own fetch.
+  transfer_s_ =
+      (asked_ ? to_seconds(rt_.now() - pull_sent_) : to_seconds(rt_.now()) - response.sent_s) + response.transfer_s;
   if (models_ < pushes_) {  // the model that followed this round's push
     ++models_;
     if (ctx_.records)
@@ -263,6 +268,16 @@ void Worker::on_message(const Message& msg) {
           push_in_flight_ = false;
           if (backlog_) send_backlog();
         }
+        if (answered_) {  // it follows unasked (or came ahead of this ack)
+          asked_ = false;
+          pulling_ = true;
+          if (early_) {
+            const Message model = std::move(*early_);
+            early_.reset();
+            on_message(model);
+          }
+          break;
+        }
         if (!pulling_) pull();
         pulling_ = true;
         break;
@@ -274,9 +289,24 @@ void Worker::on_message(const Message& msg) {
       waiting_params_ = true;
       pushed_.reset();
       if (ctx_.tracer) ctx_.tracer->record(rt_.now(), spec_.id, TraceKind::kWorkerAcked, msg.round);
-      pull();
+      if (!answered_) {
+        pull();
+        break;
+      }
+      asked_ = false;  // the model follows unasked, or came ahead of this ack
+      if (early_) {
+        const Message model = std::move(*early_);
+        early_.reset();
+        on_message(model);
+      }
       break;
     case MsgKind::kPullResponse:
+      // The model answering our push, ahead of its ack (relayed by a scheduled
+      // group, it can take another path): kept until the ack.
+      if (answered_ && (waiting_ack_ || (local_opt_ && push_in_flight_ && !pulling_)) && msg.round > round_) {
+        early_ = msg;
+        break;
+      }
       if (awaiting_whole_ && !msg.payload->from_zero) break;  // meant for the process before this one
       awaiting_whole_ = false;
       if (pulling_) {  // not waiting: install it for the next step
@@ -338,6 +368,7 @@ void Worker::on_message(const Message& msg) {
       if (msg.round == round_) {
         rt_.send(make_message(MsgKind::kPush, spec_.id, spec_.parent, round_, pushed_));
       } else if (msg.round > round_) {  // applied; the ack was lost
+        early_.reset();
         waiting_ack_ = false;
         waiting_params_ = true;
         pushed_.reset();

@@ -1,8 +1,10 @@
 // A worker: computes steps on its shard and pushes to its parent (its DC's
 // local server in hips, the global server in flat). What it pushes, when, and
 // whether it waits is its SyncPolicy's decision; the mechanism is here:
-//  - Waiting policies (bsp, local_sgd, esync): push, wait for the ack, pull,
-//    install the model (and the round the server collects next), step again.
+//  - Waiting policies (bsp, local_sgd, esync): push, wait for the ack and the
+//    model its parent sends right after it, unasked (or ahead of it: it is
+//    kept until the ack), install the model (and the round the server collects
+//    next), step again.
 //  - Gradient policies that do not wait (asp, ssp): push after every step and
 //    step on; updates made while a push is in flight are summed into the next
 //    one; an ack makes it pull the newer model, installed for the step after
@@ -18,6 +20,7 @@
 // the current model before its first step. A kControl from its parent (a
 // restarted global server, in flat) re-sends an unacknowledged push.
 #pragma once
+#include <optional>
 #include <vector>
 
 #include "core/optim/optimizer.h"
@@ -85,8 +88,9 @@ class Worker : public Actor {
   std::shared_ptr<Payload> unapplied_;     // a local step whose update the next step's maths applies first
   std::shared_ptr<const Payload> pushed_;  // last push as sent, until acknowledged
   StreamEncoder push_codec_;
-  const bool changes_;  // its parent's pull responses are changes, added to pulled_ (a pull codec)
-  ParamSet pulled_;     // then: its copy of the parent's model
+  const bool changes_;   // its parent's pull responses are changes, added to pulled_ (a pull codec)
+  const bool answered_;  // its parent follows each ack with the model (model_follows_ack): no pull
+  ParamSet pulled_;      // then: its copy of the parent's model
   bool waiting_ack_ = false;
   bool waiting_params_ = false;
   // A restarted process that asked for the whole model (changes_): answers to its
@@ -120,6 +124,8 @@ class Worker : public Actor {
   // the transfer estimate (last pull's duration plus the parent's own fetch).
   double last_step_s_ = 0, transfer_s_ = 0;
   TimeNs pull_sent_ = 0;
+  bool asked_ = false;            // the model awaited was asked for (pull_sent_), not answering a push
+  std::optional<Message> early_;  // the model answering the push in flight, come ahead of its ack
   // For the summary's comm_time_per_round_s, rounds' communication spans: each round's first push and the model after
   // it, kept here for the report unless the runtime gathers them (RunRecords).
   std::size_t pushes_ = 0, models_ = 0;

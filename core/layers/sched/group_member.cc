@@ -35,6 +35,10 @@ bool GroupMember::on_send(const Message& msg) {
     return false;  // the request still goes: the root learns who wants the model
   }
   if (msg.kind != MsgKind::kPush) return false;
+  // The model answering this push is wanted, asked for or not (a role whose
+  // policy waits for the model is sent it unasked, after the ack): a newer one
+  // than the role has (not a second copy of the last, relayed late).
+  wants_newer_ = true;
   pushes_[msg.round].own = msg;
   report_to_root(MsgKind::kReadyReport, msg.round, rt_.self(), 0, 0);
   try_push(msg.round);
@@ -59,7 +63,7 @@ bool GroupMember::on_message(const Message& msg) {
       m.from = root_;  // to the role, the model comes from its server, whoever relayed it
       model_ = std::move(m);
       delivered_ = false;
-      if (wants_) deliver_model();
+      deliver_model();
       for (NodeId to : relay_to_[msg.round]) relay(to);
       relay_to_.erase(relay_to_.begin(), relay_to_.upper_bound(msg.round));
       return true;
@@ -102,9 +106,11 @@ bool GroupMember::on_message(const Message& msg) {
 }
 
 void GroupMember::deliver_model() {
-  if (!model_ || delivered_ || !wants_) return;
+  if (!model_ || delivered_) return;
+  if (!wants_ && !(wants_newer_ && (!delivered_round_ || model_->round > *delivered_round_))) return;
   delivered_ = true;
-  wants_ = false;
+  wants_ = wants_newer_ = false;
+  delivered_round_ = model_->round;
   deliver_(*model_);
 }
 

@@ -2,7 +2,7 @@
 // parent's group. Its role's pushes wait for the coordinator's order (to the
 // root, or to a member that sums them into its own) and the pushes of other
 // members ordered to it; models arrive from the root or from any member
-// relaying them, are held until the role has asked, and are passed on as the
+// relaying them, are held until the role has pushed or asked, and are passed on as the
 // coordinator orders. Every arrival is reported to the coordinator with its
 // duration, which is how throughput is measured.
 #pragma once
@@ -60,7 +60,11 @@ class GroupMember {
   std::function<void(const Message&)> deliver_;
   std::vector<BlockRule> rules_;
   std::optional<Message> model_;  // the latest model, as sent by the root
-  bool wants_ = false, delivered_ = false;
+  // The role asked (a pull request: the latest model, whatever it had), or
+  // pushed (a model newer than the last one it was given); delivered_: the
+  // model held has been given to it.
+  bool wants_ = false, wants_newer_ = false, delivered_ = false;
+  std::optional<std::int64_t> delivered_round_;
   std::map<std::int64_t, std::vector<NodeId>> relay_to_;  // by round: ordered relays not yet sent
   std::map<std::int64_t, Push> pushes_;                   // by round
   std::optional<Message> last_own_;                       // my last push as the role sent it (kept to resend alone)

@@ -110,6 +110,7 @@ void ShardNode::child_receive(const Message& msg, int shard) {
     out.transfer_s = t;
     answers_.erase(answers_.begin(), answers_.upper_bound(msg.round));
     last_pull_.reset();
+    model_due_.reset();
     answer_transfer_s_.erase(answer_transfer_s_.begin(), answer_transfer_s_.upper_bound(msg.round));
     ++joined_;
     return role_->on_message(out);
@@ -126,6 +127,7 @@ void ShardNode::count_ack(const Message& msg, int shard) {
   if (std::find(acked.begin(), acked.end(), false) != acked.end()) return;
   acks_.erase(acks_.begin(), acks_.upper_bound(msg.round));
   if (!last_push_.empty() && last_push_[0].round <= msg.round) last_push_.clear();
+  model_due_ = msg.round;
   Message out = msg;
   out.from = servers_[0];
   role_->on_message(out);
@@ -148,6 +150,9 @@ void ShardNode::resync_shard(int shard, std::int64_t server_round) {
     Message m = *last_pull_;
     m.to = servers_[s];
     rt_.send(std::move(m));
+  } else if (!last_pull_ && model_due_ &&
+             std::none_of(answers_.begin(), answers_.end(), [s](const auto& a) { return a.second.at(s) != nullptr; })) {
+    rt_.send(make_message(MsgKind::kPullRequest, rt_.self(), servers_[s], *model_due_));  // its part may be lost
   }
 }
 

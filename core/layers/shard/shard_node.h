@@ -62,6 +62,9 @@ class ShardNode : public LayerNode {
   std::vector<Message> last_push_;                  // the last push not yet acked by all, as sent to each shard
   std::optional<Message> last_pull_;                // the last pull request not yet answered by all
   std::vector<bool> pull_answered_;                 // which shards answered it
+  // Acked, the model not yet joined (it follows the acks unasked where the
+  // policy waits for it): a restarted shard is asked for its part.
+  std::optional<std::int64_t> model_due_;
   // The first server's: per round, the shards' models; per push round, the training loss.
   std::map<std::int64_t, std::vector<std::shared_ptr<const Payload>>> models_;
   std::map<std::int64_t, std::map<NodeId, std::pair<double, int>>> loss_;  // push round -> sender -> (loss sum, steps)
