@@ -260,6 +260,13 @@ void Worker::install(const Message& response) {
   round_ = response.round;
 }
 
+void Worker::take_early_model() {
+  if (!early_) return;
+  const Message model = std::move(*early_);
+  early_.reset();
+  on_message(model);
+}
+
 void Worker::on_message(const Message& msg) {
   switch (msg.kind) {
     case MsgKind::kPushAck:
@@ -271,11 +278,7 @@ void Worker::on_message(const Message& msg) {
         if (answered_) {  // it follows unasked (or came ahead of this ack)
           asked_ = false;
           pulling_ = true;
-          if (early_) {
-            const Message model = std::move(*early_);
-            early_.reset();
-            on_message(model);
-          }
+          take_early_model();
           break;
         }
         if (!pulling_) pull();
@@ -294,11 +297,7 @@ void Worker::on_message(const Message& msg) {
         break;
       }
       asked_ = false;  // the model follows unasked, or came ahead of this ack
-      if (early_) {
-        const Message model = std::move(*early_);
-        early_.reset();
-        on_message(model);
-      }
+      take_early_model();
       break;
     case MsgKind::kPullResponse:
       // The model answering our push, ahead of its ack (relayed by a scheduled

@@ -68,6 +68,7 @@ class Worker : public Actor {
   void report_state();                           // kStateReport(local steps so far, last step, transfer estimate)
   void pull(bool whole = false);
   void install(const Message& response);  // a pulled model: replace, or merge local progress
+  void take_early_model();                // the ack came: handle the model that came ahead of it, if any
   void block();                           // a wait begins
   void unblock();                         // it ends
   const std::vector<int>& next_batch();
