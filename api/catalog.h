@@ -3,6 +3,11 @@
 // (with their capabilities, and which policies and codecs each accepts:
 // learner_fit), architectures, network models, policies, codecs, schedulers,
 // optimisers, datasets; and profile files (your own model's traffic and time).
+// And your own learner: register_learner(LearnerInfo) adds one for the life of
+// the process, chosen by its name as `model.kind` like a built-in one (the
+// Learner seam is core/learners/learner.h; learners() lists them all). The
+// kinds of learner are the one table the API keeps per process: a table of
+// what can be chosen, never of a run's state.
 #pragma once
 #include "core/codec/codec_registry.h"
 #include "core/config/learner_fit.h"

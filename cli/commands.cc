@@ -163,11 +163,13 @@ void print_numeric_params(const std::vector<NumericParam>& params) {
 void print_learners() {
   std::printf("models (model.kind): the learners, by family\n");
   std::vector<std::string> families;
-  for (const auto& l : learner_registry())
-    if (std::find(families.begin(), families.end(), l.family) == families.end()) families.push_back(l.family);
+  const std::vector<const LearnerInfo*> all = learners();  // the built-ins, then any registered
+  for (const LearnerInfo* l : all)
+    if (std::find(families.begin(), families.end(), l->family) == families.end()) families.push_back(l->family);
   for (const auto& f : families) {
     std::printf("  [%s]\n", f.c_str());
-    for (const auto& l : learner_registry()) {
+    for (const LearnerInfo* lp : all) {
+      const LearnerInfo& l = *lp;
       if (l.family != f) continue;
       std::printf("  %-16s %s\n", l.doc.name.c_str(), l.doc.description.c_str());
       std::printf("      %-16s %s\n", "learns from", (joined(l.data, " or ") + " data").c_str());

@@ -117,11 +117,11 @@ void learners_section(std::ostringstream& o) {
   o << "## Models (`model.kind`)\n\nThe learners, by family: what each learns from, its parameters, its metrics "
        "(the first is primary: `stop.target` and `time_to_target_s` use it) and what it runs under.\n\n";
   std::vector<std::string> families;
-  for (const auto& l : learner_registry())
+  for (const auto& l : builtin_learners())
     if (std::find(families.begin(), families.end(), l.family) == families.end()) families.push_back(l.family);
   for (const auto& f : families) {
     o << "### " << f << "\n\n";
-    for (const auto& l : learner_registry()) {
+    for (const auto& l : builtin_learners()) {
       if (l.family != f) continue;
       o << "#### `" << l.doc.name << "`\n\n" << l.doc.description << "\n\n";
       o << "- learns from: " << joined(l.data, " or ") << " data\n";

@@ -111,7 +111,7 @@ class EveryLearner : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(EveryLearner, RunsUnderEveryPolicyAndCodecItDeclaresAndIsRefusedTheRest) {
   const std::string name = GetParam();
-  const LearnerInfo& l = *find_entry(learner_registry(), name);
+  const LearnerInfo& l = *find_entry(builtin_learners(), name);
   const auto policies = accepted_policies(l);
   const auto codecs = accepted_codecs(l);
   EXPECT_FALSE(policies.empty());
@@ -148,7 +148,7 @@ TEST_P(EveryLearner, RunsUnderEveryPolicyAndCodecItDeclaresAndIsRefusedTheRest) 
 // learner that sends more than it declares would have its links closed.
 TEST_P(EveryLearner, SendsNoMoreThanItsFootprintDeclares) {
   const std::string name = GetParam();
-  const LearnerInfo& l = *find_entry(learner_registry(), name);
+  const LearnerInfo& l = *find_entry(builtin_learners(), name);
   if (!l.caps.metrics_modelled) GTEST_SKIP() << name << " is a workload profile: stand-ins, simulation only";
   for (const std::string arch : {"hips", "flat"}) {
     const Scenario sc = scenario(name, arch, {R"(stop={"rounds":8})"});
@@ -173,7 +173,7 @@ TEST_P(EveryLearner, SendsNoMoreThanItsFootprintDeclares) {
   }
 }
 
-std::vector<std::string> learner_names() { return entry_names(learner_registry()); }
+std::vector<std::string> builtin_learner_names() { return entry_names(builtin_learners()); }
 
 // A local server restarted mid-run under every learner its round applies
 // (Apply::kLearner: histograms, sketches, centroid sums, candidate lists, dual
@@ -216,13 +216,13 @@ TEST_P(EveryLearnerAppliedLearner, ARestartedLocalServerRejoinsAtAConsistentPhas
 
 std::vector<std::string> applied_by_learner() {
   std::vector<std::string> out;
-  for (const auto& l : learner_registry())
+  for (const auto& l : builtin_learners())
     if (l.caps.apply == Apply::kLearner && l.caps.real_mode) out.push_back(l.doc.name);
   return out;
 }
 INSTANTIATE_TEST_SUITE_P(All, EveryLearnerAppliedLearner, ::testing::ValuesIn(applied_by_learner()),
                          [](const auto& info) { return info.param; });
-INSTANTIATE_TEST_SUITE_P(All, EveryLearner, ::testing::ValuesIn(learner_names()),
+INSTANTIATE_TEST_SUITE_P(All, EveryLearner, ::testing::ValuesIn(builtin_learner_names()),
                          [](const auto& info) { return info.param; });
 
 TEST(LearnerMatrix, TheCommandLineRefusesADeclaredMisfitWithExitTwoAndThePath) {

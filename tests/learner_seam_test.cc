@@ -85,7 +85,7 @@ TEST(Merge, KSmallestIsTheSameThroughAnyTreeAndOrder) {
 }
 
 LearnerInfo learner_with(LearnerCaps caps) {
-  LearnerInfo l = *find_entry(learner_registry(), "mlp");
+  LearnerInfo l = *find_entry(builtin_learners(), "mlp");
   l.doc.name = "phased";
   l.caps = caps;
   return l;
@@ -97,7 +97,7 @@ bool refused_at(const std::vector<Misfit>& m, const std::string& path) {
 
 TEST(LearnerFit, DeclaredCapabilitiesDecideWhatIsRefusedAndWhere) {
   const Scenario sc = testing::small_scenario("hips");
-  EXPECT_TRUE(learner_misfits(*find_entry(learner_registry(), "mlp"), sc).empty());
+  EXPECT_TRUE(learner_misfits(*find_entry(builtin_learners(), "mlp"), sc).empty());
 
   LearnerCaps phase_locked;
   phase_locked.stale_ok = false;

@@ -51,8 +51,8 @@ Topology read_topology_ref(JsonReader& r, const std::string& scenario_file, nloh
 }
 
 void read_model(JsonReader r, ModelSpec& m) {
-  m.kind = r.string("kind", {}, entry_names(learner_registry()));
-  const LearnerInfo& l = *find_entry(learner_registry(), m.kind);
+  m.kind = r.string("kind", {}, learner_names());
+  const LearnerInfo& l = *find_learner(m.kind);
   if (l.read) l.read(r, m);
   m.params = read_numeric_params(r, l.params);
   r.finish();
@@ -211,7 +211,7 @@ Scenario read_scenario(nlohmann::json j, const std::string& path, const std::vec
     JsonReader s = r.object("stop");
     sc.stop.rounds = s.integer("rounds", 0, 0, 1'000'000'000);
     sc.stop.sim_time_s = s.number("sim_time_s", 0.0, 0, 1e8);  // ns-3 time is int64 ns: ~292 years
-    const LearnerInfo& learner = *find_entry(learner_registry(), sc.model.kind);
+    const LearnerInfo& learner = *find_learner(sc.model.kind);
     if (s.has("target_accuracy") && s.has("target")) s.fail("target", "give target or target_accuracy, not both");
     if (s.has("target_accuracy")) {  // the classifiers' shorthand for target {metric: test_accuracy}
       if (!has_metric(learner, "test_accuracy"))
@@ -249,7 +249,7 @@ Scenario read_scenario(nlohmann::json j, const std::string& path, const std::vec
   read_multigps(r.object_or_empty("multigps"), sc.multigps);
   // Which parts of the stack combine (core/config/stack_fit.h), then what the
   // learner cannot run under (core/config/learner_fit.h): the first misfit, at its key.
-  for (const auto& misfits : {stack_misfits(sc), learner_misfits(*find_entry(learner_registry(), sc.model.kind), sc)})
+  for (const auto& misfits : {stack_misfits(sc), learner_misfits(*find_learner(sc.model.kind), sc)})
     if (!misfits.empty()) throw ConfigError(r.file(), misfits.front().path, misfits.front().reason);
   r.finish();
   return sc;

@@ -21,13 +21,13 @@
 namespace geotrain {
 
 const LearnerInfo& learner_info(const Scenario& sc) {
-  if (const LearnerInfo* l = find_entry(learner_registry(), sc.model.kind)) return *l;
+  if (const LearnerInfo* l = find_learner(sc.model.kind)) return *l;
   throw std::invalid_argument("unknown model '" + sc.model.kind + "'");
 }
 
 std::unique_ptr<Learner> make_learner(const ModelSpec& spec, const TrainTest& data) {
   pin_numeric_environment();  // the same products on every machine
-  if (const LearnerInfo* l = find_entry(learner_registry(), spec.kind)) return l->make(spec, data);
+  if (const LearnerInfo* l = find_learner(spec.kind)) return l->make(spec, data);
   throw std::invalid_argument("unknown model '" + spec.kind + "'");
 }
 

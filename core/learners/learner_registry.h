@@ -9,6 +9,7 @@
 #pragma once
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "core/base/registry.h"
@@ -32,7 +33,23 @@ struct LearnerInfo {
   std::function<std::unique_ptr<Learner>(const ModelSpec& m, const TrainTest& data)> make;
 };
 
-const std::vector<LearnerInfo>& learner_registry();
+// The built-in learners, family after family: what the scenario schema and
+// the reference docs list.
+const std::vector<LearnerInfo>& builtin_learners();
+// Every learner this process knows: the built-ins, then those added by
+// register_learner, in the order they were added. Entries are never removed
+// or changed, so each pointer stays valid for the life of the process.
+std::vector<const LearnerInfo*> learners();
+const LearnerInfo* find_learner(const std::string& name);  // null when there is none
+std::vector<std::string> learner_names();
+// Adds a learner for the rest of this process, to be chosen by its name as a
+// scenario's `model.kind` like a built-in one. A table of kinds, not of runs:
+// safe to call while other threads load scenarios or run. Throws
+// std::invalid_argument naming what is wrong: a name that is empty, not of
+// lower-case letters, digits, '-' and '_', or taken; no factory; no metrics;
+// no dataset kinds; a parameter named twice or with its default outside
+// [min, max].
+void register_learner(LearnerInfo info);
 // The doc with the numeric parameters' help appended (what `geotrain list` prints).
 ComponentDoc learner_doc(const LearnerInfo& l);
 

@@ -16,7 +16,10 @@ Worker::Worker(Runtime& rt, const NodeSpec& spec, const RoleContext& ctx)
       shared_model_(std::shared_ptr<const ParamSet>(), ctx.initial),
       push_codec_(ctx.push_stream(spec)),
       changes_(ctx.pulls_changes(spec)),
-      answered_(ctx.policy->model_follows_ack()) {
+      answered_(ctx.policy->model_follows_ack()),
+      protocol_(ctx.policy->waits_for_model()      ? Protocol::kWaits
+                : ctx.policy->pushes_model_delta() ? Protocol::kStepsOnLocal
+                                                   : Protocol::kStepsOnGradients) {
   if (changes_) pulled_ = model();
   order_ = (*ctx_.shards)[spec_.worker_index];
   if (ctx_.policy->pushes_model_delta()) {
@@ -29,7 +32,7 @@ void Worker::start() { begin_step(); }
 
 WorkerStats Worker::stats_at(TimeNs now) const {
   WorkerStats s = stats_;
-  if (blocked_)
+  if (wait_ != Wait::kNone)
     s.blocked_ns += std::max<TimeNs>(0, now - blocked_since_);
   else
     s.busy_ns += std::max<TimeNs>(0, now - step_start_);
@@ -49,20 +52,19 @@ nlohmann::json Worker::report(TimeNs now) const {
   return j;
 }
 
-void Worker::block() {
-  blocked_ = true;
-  blocked_since_ = rt_.now();
+void Worker::wait_for(Wait w) {
+  if (wait_ == Wait::kNone) blocked_since_ = rt_.now();
+  wait_ = w;
 }
 
-void Worker::unblock() {
-  if (blocked_) stats_.blocked_ns += rt_.now() - blocked_since_;
-  blocked_ = false;
+void Worker::stop_waiting() {
+  if (wait_ != Wait::kNone) stats_.blocked_ns += rt_.now() - blocked_since_;
+  wait_ = Wait::kNone;
 }
 
 void Worker::rejoin() {
   early_.reset();
-  block();
-  waiting_params_ = true;
+  wait_for(Wait::kModel);
   awaiting_whole_ = changes_;
   pull(/*whole=*/true);
 }
@@ -149,28 +151,25 @@ void Worker::finish_step() {
     apply_local_step(*update_);
     if (ready_) return end_local_round();
     if (ctx_.policy->uses_state_server()) {  // its answer ends the round or asks for one more step
-      asking_ = true;
-      block();
+      wait_for(Wait::kStateServer);
       return report_state();
     }
     return end_local_round();
   }
-  if (!ctx_.policy->waits_for_model()) {  // push and step on; a newer model is installed when it comes
+  if (protocol_ == Protocol::kStepsOnGradients) {  // push and step on; a newer model is installed when it comes
     if (backlog_)  // the last push is not acknowledged yet: add to the next one instead of queueing
       merge(*backlog_, *update_, ctx_.rules);
     else
       backlog_ = std::move(update_);
     if (!push_in_flight_) send_backlog();
     if (ctx_.policy->may_step(stats_.steps, slowest_)) return begin_step();
-    held_ = true;  // too far ahead of the slowest worker: wait for a kRelease
-    block();
-    return;
+    return wait_for(Wait::kRelease);  // too far ahead of the slowest worker
   }
   push_and_wait(std::move(update_));
 }
 
 void Worker::end_local_round(double slack_s) {
-  const bool waits = ctx_.policy->waits_for_model();
+  const bool waits = protocol_ == Protocol::kWaits;
   if (!waits && push_in_flight_) {  // the previous round's model is not merged yet: step on, push after it
     ready_ = true;
     return begin_step();
@@ -196,15 +195,13 @@ void Worker::end_local_round(double slack_s) {
   pushed_at_ = rt_.now();
   push_slack_s_ = slack_s;
   if (last_sync_s_ < ctx_.policy->min_sync_to_step_on_s()) {  // the model is due soon: step on it, not before it
-    awaiting_merge_ = true;
-    return block();
+    return wait_for(Wait::kMerge);
   }
   begin_step();
 }
 
 void Worker::push_and_wait(std::shared_ptr<const Payload> update) {
-  block();
-  waiting_ack_ = true;
+  wait_for(Wait::kAck);
   pushed_ = send_push(std::move(update));
 }
 
@@ -246,7 +243,8 @@ void Worker::install(const Message& response) {
   }
   if (changes_) apply_served(pulled_, *response.payload);
   const ParamSet& w = changes_ ? pulled_ : response.payload->blocks;
-  if (local_opt_ && pulling_ && !awaiting_merge_) {  // stepped on since the push: w = w_g + (w - w_snap)
+  if (protocol_ == Protocol::kStepsOnLocal && pulling_ &&
+      wait_ != Wait::kMerge) {  // stepped on since the push: w = w_g + (w - w_snap)
     add_scaled(own_model(), w, 1.0f);
     add_scaled(params_, snapshot_, -1.0f);
   } else if (changes_) {  // pulled_ changes with the next response: a copy
@@ -270,8 +268,8 @@ void Worker::take_early_model() {
 void Worker::on_message(const Message& msg) {
   switch (msg.kind) {
     case MsgKind::kPushAck:
-      if (!ctx_.policy->waits_for_model()) {  // the server has a newer model: fetch it, once at a time
-        if (!local_opt_) {                    // gradients: the next push may go now
+      if (protocol_ != Protocol::kWaits) {               // the server has a newer model: fetch it, once at a time
+        if (protocol_ == Protocol::kStepsOnGradients) {  // the next push may go now
           push_in_flight_ = false;
           if (backlog_) send_backlog();
         }
@@ -287,9 +285,8 @@ void Worker::on_message(const Message& msg) {
       }
       // Ours: for the round pushed in (or, where the policy accepts pushes from
       // behind, the later round the server applied it in).
-      if (!waiting_ack_ || !ctx_.policy->accepts(round_, msg.round)) break;
-      waiting_ack_ = false;
-      waiting_params_ = true;
+      if (wait_ != Wait::kAck || !ctx_.policy->accepts(round_, msg.round)) break;
+      wait_for(Wait::kModel);
       pushed_.reset();
       if (ctx_.tracer) ctx_.tracer->record(rt_.now(), spec_.id, TraceKind::kWorkerAcked, msg.round);
       if (!answered_) {
@@ -302,7 +299,9 @@ void Worker::on_message(const Message& msg) {
     case MsgKind::kPullResponse:
       // The model answering our push, ahead of its ack (relayed by a scheduled
       // group, it can take another path): kept until the ack.
-      if (answered_ && (waiting_ack_ || (local_opt_ && push_in_flight_ && !pulling_)) && msg.round > round_) {
+      if (answered_ &&
+          (wait_ == Wait::kAck || (protocol_ == Protocol::kStepsOnLocal && push_in_flight_ && !pulling_)) &&
+          msg.round > round_) {
         early_ = msg;
         break;
       }
@@ -311,31 +310,28 @@ void Worker::on_message(const Message& msg) {
       if (pulling_) {  // not waiting: install it for the next step
         install(msg);
         pulling_ = false;
-        if (local_opt_) {  // merged: the next local round may push
+        if (protocol_ == Protocol::kStepsOnLocal) {  // merged: the next local round may push
           push_in_flight_ = false;
           pushed_.reset();
           // What of the wait was sync, not the slowest worker's compute. Only
           // a push made when told has a slack to subtract: one held back
           // behind the previous round went later, into a later round.
           if (push_slack_s_ >= 0) last_sync_s_ = to_seconds(rt_.now() - pushed_at_) - push_slack_s_;
-          if (awaiting_merge_) {
-            awaiting_merge_ = false;
-            unblock();
+          if (wait_ == Wait::kMerge) {
+            stop_waiting();
             begin_step();
           }
         }
         break;
       }
-      if (!waiting_params_) break;
-      waiting_params_ = false;
+      if (wait_ != Wait::kModel) break;
       install(msg);
-      unblock();
+      stop_waiting();
       begin_step();
       break;
     case MsgKind::kStateReply:  // the state server's answer: push now (1) or one more step (0)
-      if (!asking_) break;
-      asking_ = false;
-      unblock();
+      if (wait_ != Wait::kStateServer) break;
+      stop_waiting();
       if (msg.round == 1)
         end_local_round(msg.step_s);  // with its slack, for the push's sync time
       else
@@ -343,14 +339,13 @@ void Worker::on_message(const Message& msg) {
       break;
     case MsgKind::kRelease:  // the slowest worker's clock advanced
       slowest_ = std::max(slowest_, msg.round);
-      if (held_ && ctx_.policy->may_step(stats_.steps, slowest_)) {
-        held_ = false;
-        unblock();
+      if (wait_ == Wait::kRelease && ctx_.policy->may_step(stats_.steps, slowest_)) {
+        stop_waiting();
         begin_step();
       }
       break;
     case MsgKind::kControl:  // a restarted server, or one that closed a round without us, is at round msg.round
-      if (local_opt_ && !ctx_.policy->waits_for_model() && push_in_flight_) {  // stepping on (nbsync)
+      if (protocol_ == Protocol::kStepsOnLocal && push_in_flight_) {  // stepping on (nbsync)
         if (msg.round == round_ && pushed_)
           rt_.send(make_message(MsgKind::kPush, spec_.id, spec_.parent, round_, pushed_));
         else if (msg.round > round_ && !pulling_) {  // applied, or closed without it: fetch the model
@@ -359,17 +354,16 @@ void Worker::on_message(const Message& msg) {
         }
         break;
       }
-      if (waiting_params_) {  // the pull may have died with the old server
+      if (wait_ == Wait::kModel) {  // the pull may have died with the old server
         pull();
         break;
       }
-      if (!waiting_ack_) break;
+      if (wait_ != Wait::kAck) break;
       if (msg.round == round_) {
         rt_.send(make_message(MsgKind::kPush, spec_.id, spec_.parent, round_, pushed_));
       } else if (msg.round > round_) {  // applied; the ack was lost
         early_.reset();
-        waiting_ack_ = false;
-        waiting_params_ = true;
+        wait_for(Wait::kModel);
         pushed_.reset();
         pull();
       }

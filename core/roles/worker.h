@@ -1,24 +1,25 @@
 // A worker: computes steps on its shard and pushes to its parent (its DC's
 // local server in hips, the global server in flat). What it pushes, when, and
-// whether it waits is its SyncPolicy's decision; the mechanism is here:
-//  - Waiting policies (bsp, local_sgd, esync): push, wait for the ack and the
-//    model its parent sends right after it, unasked (or ahead of it: it is
-//    kept until the ack), install the model (and the round the server collects
+// whether it waits is its SyncPolicy's decision; the mechanism is here. Its
+// Protocol, fixed by the policy, is one of three:
+//  - kWaits (bsp, local_sgd, esync, ...): push, wait for the ack and the model
+//    its parent sends right after it, unasked (or ahead of it: it is kept
+//    until the ack), install the model (and the round the server collects
 //    next), step again.
-//  - Gradient policies that do not wait (asp, ssp): push after every step and
-//    step on; updates made while a push is in flight are summed into the next
-//    one; an ack makes it pull the newer model, installed for the step after
-//    it arrives; ssp's may_step() holds it until a kRelease.
+//  - kStepsOnGradients (asp, ssp): push after every step and step on; updates
+//    made while a push is in flight are summed into the next one; an ack makes
+//    it pull the newer model, installed for the step after it arrives; ssp's
+//    may_step() holds it until a kRelease.
 //  - Local-step policies (local_sgd, esync, nbsync) apply each step with the
 //    worker's own optimiser and push the model's change since the last global
 //    model, after local_steps() steps or when the state server says so (it is
-//    asked after every step, and told before each round's first). One that does
-//    not wait (nbsync) steps on from a snapshot while its push is in flight and
-//    merges the new global model as w = w_g + (w - w_snap).
-// Tracks how long it computed (busy) and how long it waited (blocked: for a
-// model, for the state server, or held). rejoin() (a restarted process) pulls
-// the current model before its first step. A kControl from its parent (a
-// restarted global server, in flat) re-sends an unacknowledged push.
+//    asked after every step, and told before each round's first). Under
+//    kStepsOnLocal (nbsync) it steps on from a snapshot while its push is in
+//    flight and merges the new global model as w = w_g + (w - w_snap).
+// Tracks how long it computed (busy) and how long it waited (blocked: the time
+// spent in a Wait). rejoin() (a restarted process) pulls the current model
+// before its first step. A kControl from its parent (a restarted global
+// server, in flat) re-sends an unacknowledged push.
 #pragma once
 #include <optional>
 #include <vector>
@@ -40,6 +41,17 @@ struct WorkerStats {
 
 class Worker : public Actor {
  public:
+  // The protocol, fixed by the policy: push and wait for the model (bsp,
+  // local_sgd, esync, hfa, gaia, fedavg, fedasync, mixed_sync), or step on
+  // while a push is in flight, pushing gradients (asp, ssp) or the local
+  // model's change (nbsync, a pipelined esync).
+  enum class Protocol { kWaits, kStepsOnGradients, kStepsOnLocal };
+  // What a blocked worker waits for: its push's ack, the model (after the ack,
+  // or a restarted process's first), the state server's answer, a kRelease
+  // (ssp, too far ahead), or its push's merge (stepping on, the model due
+  // soon). kNone: computing, or stepping on with pushes in flight.
+  enum class Wait { kNone, kAck, kModel, kStateServer, kRelease, kMerge };
+
   Worker(Runtime& rt, const NodeSpec& spec, const RoleContext& ctx);
   void start() override;
   void rejoin() override;
@@ -69,8 +81,10 @@ class Worker : public Actor {
   void pull(bool whole = false);
   void install(const Message& response);  // a pulled model: replace, or merge local progress
   void take_early_model();                // the ack came: handle the model that came ahead of it, if any
-  void block();                           // a wait begins
-  void unblock();                         // it ends
+  // A wait begins (or becomes another: an ack's wait turns into the model's);
+  // the blocked time runs from the first.
+  void wait_for(Wait w);
+  void stop_waiting();  // it ends
   const std::vector<int>& next_batch();
 
   Runtime& rt_;
@@ -91,9 +105,9 @@ class Worker : public Actor {
   StreamEncoder push_codec_;
   const bool changes_;   // its parent's pull responses are changes, added to pulled_ (a pull codec)
   const bool answered_;  // its parent follows each ack with the model (model_follows_ack): no pull
-  ParamSet pulled_;      // then: its copy of the parent's model
-  bool waiting_ack_ = false;
-  bool waiting_params_ = false;
+  const Protocol protocol_;
+  Wait wait_ = Wait::kNone;
+  ParamSet pulled_;  // then: its copy of the parent's model
   // A restarted process that asked for the whole model (changes_): answers to its
   // predecessor's pulls, changes from a copy it does not have, are ignored until then.
   bool awaiting_whole_ = false;
@@ -103,8 +117,7 @@ class Worker : public Actor {
   // ever in flight, however far compute outpaces the network).
   bool pulling_ = false, push_in_flight_ = false;
   std::shared_ptr<Payload> backlog_;
-  std::int64_t slowest_ = 0;  // the slowest worker's clock, as last announced
-  bool held_ = false;         // may_step() said no: waiting for a kRelease
+  std::int64_t slowest_ = 0;  // the slowest worker's clock, as last announced (ssp's may_step())
   // Policies that step locally: the worker's own optimiser, the global model
   // its local progress is measured from, the snapshot it last pushed from (not
   // waiting), local steps and loss so far, and the state server's answers.
@@ -112,15 +125,13 @@ class Worker : public Actor {
   ParamSet global_, snapshot_;
   int local_done_ = 0;
   double local_loss_ = 0;
-  bool asking_ = false;  // a report is out, the state server's answer not yet in
-  bool ready_ = false;   // told to push while the previous push is in flight
-  // Not waiting for the model: when the last push went and the state
-  // server's slack for it (negative: none to subtract), how long the last
-  // timed push's sync took (push to merge, less the slack), and whether it
-  // waits for this one anyway (min_sync_to_step_on_s).
+  bool ready_ = false;  // told to push while the previous push is in flight
+  // Stepping on (kStepsOnLocal): when the last push went and the state
+  // server's slack for it (negative: none to subtract), and how long the last
+  // timed push's sync took (push to merge, less the slack): below
+  // min_sync_to_step_on_s it waits for the merge (Wait::kMerge) instead.
   TimeNs pushed_at_ = 0;
   double push_slack_s_ = -1, last_sync_s_ = 0;  // untimed: wait, as esync does
-  bool awaiting_merge_ = false;
   // Timings reported to the state server: the last step's compute time, and
   // the transfer estimate (last pull's duration plus the parent's own fetch).
   double last_step_s_ = 0, transfer_s_ = 0;
@@ -136,7 +147,6 @@ class Worker : public Actor {
   std::vector<int> order_, batch_;
   std::size_t cursor_ = 0;
   TimeNs step_start_ = 0, blocked_since_ = 0;
-  bool blocked_ = false;
   WorkerStats stats_;
 };
 
