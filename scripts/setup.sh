@@ -17,7 +17,8 @@ PKGS=(
   libcli11-dev                            # the geotrain command line
   libboost-dev                            # Boost.Asio: the real-mode socket runtime
   libssl-dev                              # HMAC authentication of real-mode connections
-  zlib1g-dev                              # reading the gzip-compressed IDX files
+  zlib1g-dev                              # reading gzip'd data files (IDX, CSV, SVMlight, NumPy)
+  libfast-float-dev                       # parsing CSV and SVMlight numbers
   dataset-fashion-mnist                   # the default real dataset (IDX files)
   libonnx-dev libprotobuf-dev             # geotrain profile: ONNX models as profile files
   python3 python3-matplotlib              # geotrain report: PNG plots (the README's tour)

@@ -45,8 +45,7 @@ void codec_misfit(const LearnerInfo& l, Precision need, const CodecChoice& codec
 std::vector<Misfit> learner_misfits(const LearnerInfo& l, const Scenario& sc) {
   std::vector<Misfit> out;
   const LearnerCaps& c = l.caps;
-  const DatasetInfo* d = find_entry(dataset_registry(), sc.dataset.kind);
-  const std::string dkind = d ? d->data_kind : "labelled";
+  const std::string dkind = data_kind_of(sc.dataset);
   if (std::find(l.data.begin(), l.data.end(), dkind) == l.data.end()) {
     std::string kinds;
     for (const auto& k : l.data) kinds += (kinds.empty() ? "" : " or ") + k;

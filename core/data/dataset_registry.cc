@@ -174,7 +174,18 @@ const std::vector<DatasetInfo>& dataset_registry() {
                                    envs(int(d.param("test_episodes")), "cartpole-test")};
                 }),
   };
-  return registry;
+  static const std::vector<DatasetInfo> all = [] {
+    std::vector<DatasetInfo> v = registry;
+    for (auto& f : file_datasets()) v.push_back(std::move(f));
+    return v;
+  }();
+  return all;
+}
+
+std::string data_kind_of(const DatasetSpec& d) {
+  if (!d.produces.empty()) return d.produces;
+  const DatasetInfo* info = find_entry(dataset_registry(), d.kind);
+  return info ? info->data_kind : "labelled";
 }
 
 }  // namespace geotrain

@@ -21,5 +21,9 @@ struct DatasetInfo {
 };
 
 const std::vector<DatasetInfo>& dataset_registry();
+// The Dataset::kind a spec loads: its entry's, or what its task makes (a file's).
+std::string data_kind_of(const DatasetSpec& d);
+// The datasets read from files: csv, svmlight, npy (core/data/file_datasets.cc).
+std::vector<DatasetInfo> file_datasets();
 
 }  // namespace geotrain

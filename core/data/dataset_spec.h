@@ -4,6 +4,9 @@
 #include <vector>
 
 #include "core/base/registry.h"
+#include "core/data/formats/csv_format.h"
+#include "core/data/formats/npy_format.h"
+#include "core/data/formats/svmlight_format.h"
 
 namespace geotrain {
 
@@ -18,6 +21,15 @@ struct DatasetSpec {
   int features = 16, classes = 4, synthetic_train = 2000, synthetic_test = 500;
   double noise = 1.0;
   NumericParams params;  // generated kinds (ratings, ranking, cartpole): their parameters, defaults filled in
+  // Files (csv, svmlight, npy): the training and test files (resolved; test
+  // empty: test_fraction of the training rows held out), each format's
+  // options, and the kind of data the task makes (labelled, regression, ranking).
+  std::string train_file, test_file;
+  double test_fraction = 0.2;
+  CsvOptions csv;
+  SvmlightOptions svmlight;
+  NpyPaths npy;
+  std::string produces;  // empty: the registry entry's data_kind
   double param(const std::string& name) const { return params.at(name); }
 };
 
