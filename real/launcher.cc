@@ -184,6 +184,10 @@ class Launch {
     if (!learner_info(sc_).caps.real_mode)
       throw ConfigError(scenario_, "/model",
                         sc_.model.kind + " runs only in simulation (a workload profile's tensors are stand-ins)");
+    if (!sc_.dataset.per_dc.empty())
+      throw ConfigError(scenario_, "/dataset/per_dc",
+                        "each data centre's own files (per_dc) are read in simulation only so far: in real mode every "
+                        "process would load every DC's files, which per_dc exists to prevent");
     {  // one process per node, each with the data set: refused up front when they cannot all fit
       const TrainingJob job(sc_);
       check_frame_limit(job, RealConfig().max_frame_bytes, scenario_);

@@ -24,6 +24,10 @@ int run_role(const RealConfig& cfg, NodeId id) {
   if (!learner_info(sc).caps.real_mode)
     throw ConfigError(cfg.scenario, "/model",
                       sc.model.kind + " runs only in simulation (a workload profile's tensors are stand-ins)");
+  if (!sc.dataset.per_dc.empty())
+    throw ConfigError(cfg.scenario, "/dataset/per_dc",
+                      "each data centre's own files (per_dc) are read in simulation only so far: in real mode every "
+                      "process would load every DC's files, which per_dc exists to prevent");
   const TrainingJob job(sc);
   check_frame_limit(job, cfg.max_frame_bytes, cfg.scenario);
   const auto& dep = job.deployment();

@@ -95,6 +95,7 @@ RunResult run_simulation(const Scenario& sc, const SimOptions& opt) {
     result.events = loop.events();
     result.timeline = monitor.timeline();
     if (!opt.save_model.empty()) write_params_file(opt.save_model, monitor.last_evaluated());
+    result.per_dc_metrics = per_dc_metrics(job, monitor.last_evaluated());
     std::vector<RoleReport> reports;
     for (const auto& a : actors) reports.push_back({a->report(end), result.sim_time_s});
     records.fill(result.timeline);

@@ -344,3 +344,108 @@ TEST_F(Files, AScenarioTrainsOnACsvFile) {
 
 }  // namespace
 }  // namespace geotrain
+
+namespace geotrain {
+namespace {
+
+// Three data centres, each training on its own CSV file: the rows split by a
+// region column, so their distributions differ.
+class PerDc : public Files {
+ protected:
+  // One DC's rows: three classes, a DC-specific shift of the features.
+  std::string rows(int dc, int n, std::uint64_t seed, bool extra_column = false) {
+    std::mt19937_64 rng(seed);
+    std::normal_distribution<float> noise(0, 0.6f);
+    std::string t = extra_column ? "f0,f1,f2,label\n" : "f0,f1,label\n";
+    for (int i = 0; i < n; ++i) {
+      const int c = (i + dc) % 3 == 0 ? 2 : (i % (dc + 2) == 0 ? 1 : 0);  // class mix differs by DC
+      t += std::to_string(2.0f * c + 0.3f * dc + noise(rng)) + "," + std::to_string(-2.0f * c + noise(rng)) +
+           (extra_column ? ",0" : "") + "," + std::to_string(c) + "\n";
+    }
+    return t;
+  }
+  std::string topology() {
+    return write("t3.json",
+                 R"({"name": "t3", "lan": {"bandwidth_mbps": 10000, "latency_ms": 0.05},
+                     "dcs": [{"name": "central", "workers": 0}, {"name": "dc-a", "workers": 2, "worker_gflops": 5},
+                             {"name": "dc-b", "workers": 1, "worker_gflops": 5}, {"name": "dc-c", "workers": 2, "worker_gflops": 5}],
+                     "global_server_dc": "central", "wan": {"default": {"bandwidth_mbps": 100, "latency_ms": 20}}})");
+  }
+  std::vector<std::string> sets(const std::string& per_dc) {
+    return {
+        "topology=\"" + topology() + "\"", "dataset={\"kind\":\"csv\",\"label\":\"label\",\"per_dc\":" + per_dc + "}",
+        "model={\"kind\":\"softmax\"}",    "network.model=flow",
+        "partition={\"kind\":\"iid\"}",    "stop.rounds=60",
+        "stop.target_accuracy=0.99",       "eval.every_rounds=20"};
+  }
+  std::string files(int dcs, bool mismatched = false) {
+    const char* names[] = {"dc-a", "dc-b", "dc-c"};
+    std::string j = "{";
+    for (int d = 0; d < dcs; ++d) {
+      const std::string tr =
+          write(std::string(names[d]) + "-train.csv", rows(d, 300 + 100 * d, 10 + d, mismatched && d == 2));
+      const std::string te =
+          write(std::string(names[d]) + "-test.csv", rows(d, 100 + 50 * d, 20 + d, mismatched && d == 2));
+      j += std::string(d ? "," : "") + "\"" + names[d] + "\":{\"train\":\"" + tr + "\",\"test\":\"" + te + "\"}";
+    }
+    return j + "}";
+  }
+  const std::string scenario_ = testing::source_path("scenarios/regress/flat-synthetic.json");
+};
+
+TEST_F(PerDc, EachDataCentreTrainsOnItsOwnFileAndIsEvaluatedOnItsOwnTestRows) {
+  const Scenario sc = load_scenario(scenario_, sets(files(3)));
+  ASSERT_EQ(sc.dataset.per_dc.size(), 3u);
+  const TrainingJob job(sc);
+  // The joined training set is dc-a's 300 rows, dc-b's 400, dc-c's 500, in that order; every
+  // worker's shard lies inside its own DC's rows.
+  ASSERT_EQ(job.data().train.size(), 1200);
+  ASSERT_EQ(job.shards().size(), 5u);
+  const std::vector<std::pair<int, int>> range = {{0, 300}, {0, 300}, {300, 700}, {700, 1200}, {700, 1200}};
+  std::size_t rows = 0;
+  for (std::size_t w = 0; w < 5; ++w) {
+    for (int k : job.shards()[w]) {
+      EXPECT_GE(k, range[w].first) << "worker " << w;
+      EXPECT_LT(k, range[w].second) << "worker " << w;
+    }
+    rows += job.shards()[w].size();
+  }
+  EXPECT_EQ(rows, 1200u) << "every DC's rows among its own workers, each once";
+  EXPECT_EQ(job.data_dcs(), (std::vector<std::string>{"dc-a", "dc-b", "dc-c"}));
+
+  const RunResult r = sim::run_simulation(sc, sim::SimOptions{});
+  const nlohmann::json s = summary_json(r);
+  ASSERT_TRUE(s.contains("per_dc_metrics")) << s.dump();
+  // The job-wide value is every DC's, weighted by its test rows (100, 150, 200).
+  const auto acc = [&](const char* dc) { return s["per_dc_metrics"][dc]["test_accuracy"].get<double>(); };
+  const double weighted = (100 * acc("dc-a") + 150 * acc("dc-b") + 200 * acc("dc-c")) / 450;
+  EXPECT_NEAR(r.timeline.back().metrics[0], weighted, 1e-9);
+  EXPECT_GT(acc("dc-a"), 0.8);
+  EXPECT_GT(acc("dc-c"), 0.8);
+}
+
+TEST_F(PerDc, DataCentresThatDisagreeOrAreMissingAreRefused) {
+  const auto err = [&](const std::vector<std::string>& s) {
+    return error_of([&] { sim::run_simulation(load_scenario(scenario_, s), sim::SimOptions{}); });
+  };
+  std::string e = err(sets(files(2)));
+  EXPECT_NE(e.find("data centre dc-c has workers but no files"), std::string::npos) << e;
+  e = err(sets(files(3, /*mismatched=*/true)));
+  EXPECT_NE(e.find("the data centres disagree: dc-a holds labelled data of 2 features, dc-c labelled data of 3"),
+            std::string::npos)
+      << e;
+  e = err(sets("{\"dc-z\":{\"train\":\"x.csv\"}}"));
+  EXPECT_NE(e.find("/dataset/per_dc/dc-z: not a data centre of the topology (central, dc-a, dc-b, dc-c)"),
+            std::string::npos)
+      << e;
+  const std::string cats = write("cats.csv", "f0,label\n1,cat\n2,dog\n");
+  e = err(sets("{\"dc-a\":{\"train\":\"" + cats + "\",\"test\":\"" + cats + "\"}}"));
+  EXPECT_NE(e.find("list them in dataset.classes"), std::string::npos) << e;
+  std::vector<std::string> with_top = sets(files(3));
+  with_top[1] = "dataset={\"kind\":\"csv\",\"label\":\"label\",\"train\":\"" + cats + "\",\"per_dc\":" + files(3) + "}";
+  e = err(with_top);
+  EXPECT_NE(e.find("/dataset/train: with per_dc"), std::string::npos) << e;
+}
+
+}  // namespace
+}  // namespace geotrain

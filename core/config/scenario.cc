@@ -189,6 +189,12 @@ Scenario read_scenario(nlohmann::json j, const std::string& path, const std::vec
   sc.seed = std::uint64_t(r.integer("seed", 1, 0, std::int64_t(1) << 53));  // exact in a JSON double
   read_model(r.object("model"), sc.model);
   read_dataset(r.object("dataset"), sc.dataset);
+  for (const auto& f : sc.dataset.per_dc)  // each name a data centre of the topology
+    if (std::none_of(sc.topology.dcs.begin(), sc.topology.dcs.end(), [&](const DcSpec& d) { return d.name == f.dc; })) {
+      std::string names;
+      for (const auto& d : sc.topology.dcs) names += (names.empty() ? "" : ", ") + d.name;
+      throw ConfigError(path, "/dataset/per_dc/" + f.dc, "not a data centre of the topology (" + names + ")");
+    }
   read_partition(r.object_or_empty("partition"), sc.partition);
   sc.architecture = r.string("architecture", "hips", entry_names(architecture_registry()));
   {

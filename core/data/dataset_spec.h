@@ -30,7 +30,24 @@ struct DatasetSpec {
   SvmlightOptions svmlight;
   NpyPaths npy;
   std::string produces;  // empty: the registry entry's data_kind
+  // Files held by each data centre (`per_dc`): the same format and options,
+  // each DC's own paths; empty: one set of files for the whole job.
+  struct DcFiles {
+    std::string dc;
+    std::string train_file, test_file;
+    NpyPaths npy;
+  };
+  std::vector<DcFiles> per_dc;
   double param(const std::string& name) const { return params.at(name); }
+  // This spec with one DC's files in place of the job's.
+  DatasetSpec for_dc(const DcFiles& f) const {
+    DatasetSpec d = *this;
+    d.per_dc.clear();
+    d.train_file = f.train_file;
+    d.test_file = f.test_file;
+    d.npy = f.npy;
+    return d;
+  }
 };
 
 }  // namespace geotrain

@@ -6,6 +6,7 @@
 
 #include "core/base/numeric_environment.h"
 #include "core/data/dataset_registry.h"
+#include "core/data/dc_data.h"
 #include "core/json/json_reader.h"
 #include "core/layers/dgt/dgt_node.h"
 #include "core/layers/p3/p3_node.h"
@@ -29,6 +30,20 @@ std::unique_ptr<Learner> make_learner(const ModelSpec& spec, const TrainTest& da
   pin_numeric_environment();  // the same products on every machine
   if (const LearnerInfo* l = find_learner(spec.kind)) return l->make(spec, data);
   throw std::invalid_argument("unknown model '" + spec.kind + "'");
+}
+
+nlohmann::json per_dc_metrics(const TrainingJob& job, const ParamSet& model) {
+  if (job.dc_tests().empty() || model.empty()) return nullptr;
+  nlohmann::json out = nlohmann::json::object();
+  const auto& names = job.learner().metrics();
+  for (std::size_t d = 0; d < job.dc_tests().size(); ++d) {
+    const std::vector<double> values = job.learner().evaluate(model, job.dc_tests()[d]);
+    nlohmann::json m = nlohmann::json::object();
+    for (std::size_t i = 0; i < names.size() && i < values.size(); ++i)
+      m[names[i].name] = std::isfinite(values[i]) ? nlohmann::json(values[i]) : nlohmann::json(nullptr);
+    out[job.data_dcs()[d]] = m;
+  }
+  return out;
 }
 
 void describe_learner(const Scenario& sc, RunResult* r) {
@@ -82,11 +97,24 @@ auto input_checked(const Scenario& sc, const char* pointer, Fn fn) -> decltype(f
 TrainingJob::TrainingJob(const Scenario& sc)
     : sc_(sc),
       dep_(plan_deployment(sc)),
-      data_(input_checked(sc, "/dataset", [&] { return load_dataset(sc.dataset, sc.seed); })),
+      dc_data_(sc.dataset.per_dc.empty() ? DcData{}
+                                         : input_checked(sc, "/dataset",
+                                                         [&] {
+                                                           std::vector<std::string> dcs;
+                                                           for (const auto& d : sc.topology.dcs) dcs.push_back(d.name);
+                                                           return load_dc_data(sc.dataset, sc.partition, dcs,
+                                                                               workers_per_dc(sc.topology), sc.seed);
+                                                         })),
+      data_(sc.dataset.per_dc.empty() ? input_checked(sc, "/dataset", [&] { return load_dataset(sc.dataset, sc.seed); })
+                                      : std::move(dc_data_.all)),
+      dc_names_(std::move(dc_data_.dcs)),
+      dc_tests_(std::move(dc_data_.tests)),
       learner_(input_checked(sc, "/model", [&] { return make_learner(sc.model, data_); })),
-      shards_(
-          input_checked(sc, "/partition",
-                        [&] { return partition(data_.train, sc.partition, workers_per_dc(sc.topology), sc.seed); })),
+      shards_(sc.dataset.per_dc.empty()
+                  ? input_checked(
+                        sc, "/partition",
+                        [&] { return partition(data_.train, sc.partition, workers_per_dc(sc.topology), sc.seed); })
+                  : std::move(dc_data_.shards)),
       initial_(learner_->init(sc.seed)),
       footprint_(learner_->footprint(initial_, data_.train.x.cols())),
       compute_(sc.topology, sc.compute, dep_),

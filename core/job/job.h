@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/config/scenario.h"
+#include "core/data/dc_data.h"
 #include "core/job/compute_model.h"
 #include "core/layers/shard/shard_map.h"
 #include "core/learners/learner_registry.h"
@@ -19,6 +20,9 @@ namespace geotrain {
 
 // The scenario's learner's registry entry (the loader has checked the name).
 const LearnerInfo& learner_info(const Scenario& sc);
+class TrainingJob;
+// RunResult::per_dc_metrics for `model`: null unless each DC holds its own files.
+nlohmann::json per_dc_metrics(const TrainingJob& job, const ParamSet& model);
 // Builds the scenario's learner for the loaded data. Throws std::invalid_argument
 // for a model over kMaxModelParams.
 std::unique_ptr<Learner> make_learner(const ModelSpec& spec, const TrainTest& data);
@@ -36,6 +40,12 @@ class TrainingJob {
   const Deployment& deployment() const { return dep_; }
   const Learner& learner() const { return *learner_; }
   const TrainTest& data() const { return data_; }
+  // Where each data centre holds its own files (dataset.per_dc): the DCs that
+  // do, in topology order, and each one's own test set; empty otherwise.
+  const std::vector<std::string>& data_dcs() const { return dc_names_; }
+  const std::vector<Dataset>& dc_tests() const { return dc_tests_; }
+  // Each worker's units of data().train (samples, or queries), in worker order.
+  const std::vector<std::vector<int>>& shards() const { return shards_; }
   const ComputeModel& compute_model() const { return compute_; }
   const ParamSet& initial_params() const { return initial_; }
   // What the whole model costs on the wire as one dense push or pull.
@@ -58,7 +68,10 @@ class TrainingJob {
  private:
   Scenario sc_;
   Deployment dep_;
+  DcData dc_data_;  // per_dc only: each DC's files loaded, partitioned within it, joined
   TrainTest data_;
+  std::vector<std::string> dc_names_;
+  std::vector<Dataset> dc_tests_;
   std::unique_ptr<Learner> learner_;
   std::vector<std::vector<int>> shards_;
   ParamSet initial_;

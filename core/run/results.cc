@@ -68,6 +68,7 @@ nlohmann::json summary_json(const RunResult& r) {
   j["final_loss"] = last.loss;
   j["final_test_loss"] = nullable(metric_value(r, last, "test_loss"));
   j["metrics"] = metrics_json(r);
+  if (!r.per_dc_metrics.is_null()) j["per_dc_metrics"] = r.per_dc_metrics;
   j["target_accuracy"] = r.target_metric == "test_accuracy" ? nullable(r.target) : json(nullptr);
   j["target"] = r.target ? json{{"metric", r.target_metric}, {"value", *r.target}} : json(nullptr);
   j["time_to_target_s"] = r.time_to_target_s ? json(*r.time_to_target_s) : json(nullptr);

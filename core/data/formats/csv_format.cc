@@ -315,6 +315,10 @@ Labels labels_of(const CsvOptions& o, Rows* rows, const std::string& path) {
     }
     if (l.integers) {
       l.classes = top + 1;
+    } else if (o.agreed_labels) {
+      throw std::runtime_error(path + ": labels that are not whole numbers 0..k-1 (such as '" +
+                               rows->raw_labels.front() +
+                               "'): list them in dataset.classes, so that every data centre maps them alike");
     } else {
       for (const auto& s : rows->raw_labels) l.index.emplace(s, 0);
       int i = 0;
@@ -389,8 +393,13 @@ TrainTest load_csv(const CsvOptions& o, const std::string& train_path, const std
   tt.train = dataset_of(o, std::move(train_rows), labels, train_path);
   if (!test_path.empty()) {
     Rows test_rows;
-    read_file(o, test_path, &plan, &test_rows, &labels);
-    tt.test = dataset_of(o, std::move(test_rows), labels, test_path);
+    Labels test_labels = labels;
+    if (o.agreed_labels && labels.integers) test_labels.classes = 1'000'001;  // classes this DC's training lacks
+    read_file(o, test_path, &plan, &test_rows, &test_labels);
+    Labels seen = labels;
+    for (int y : test_rows.y) seen.classes = std::max(seen.classes, y + 1);
+    tt.test = dataset_of(o, std::move(test_rows), seen, test_path);
+    tt.train.classes = tt.test.classes;
   } else {
     tt = hold_out(std::move(tt.train), test_fraction, seed);
   }

@@ -37,6 +37,10 @@ struct CsvOptions {
   int hash_width = 1024;                                       // buckets shared by the hashed columns
   std::vector<std::string> classes;                            // label values in class order (empty: derived)
   bool standardize = false;  // each feature to mean 0, sd 1 by the training file's statistics
+  // Each DC reads its own files (per_dc): labels must map alike everywhere, so
+  // labels that are not whole numbers need `classes`, and a test file's whole
+  // numbers may name classes its training file lacks.
+  bool agreed_labels = false;
 };
 
 // The training file and, if given, the test file (else test_fraction of the

@@ -165,7 +165,10 @@ TrainTest load_svmlight(const SvmlightOptions& o, const std::string& train_path,
       o.features > 0 ? o.features : int(std::max(train.max_index, test.max_index) + (one_based ? 0 : 1));
   if (features < 1) throw std::runtime_error(train_path + ": no features in any row (and no dataset.features)");
   std::vector<double> classes;
-  if (o.task == SvmlightOptions::Task::kClassification) {
+  if (o.task == SvmlightOptions::Task::kClassification && !o.classes.empty()) {
+    classes = o.classes;
+    std::sort(classes.begin(), classes.end());
+  } else if (o.task == SvmlightOptions::Task::kClassification) {
     classes = train.label;
     std::sort(classes.begin(), classes.end());
     classes.erase(std::unique(classes.begin(), classes.end()), classes.end());

@@ -13,6 +13,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/data/dataset.h"
 
@@ -22,6 +23,9 @@ struct SvmlightOptions {
   enum class Task { kClassification, kRegression, kRanking } task = Task::kClassification;
   int features = 0;  // the feature count; 0: one past the largest index in the training file
   enum class Base { kAuto, kZero, kOne } base = Base::kAuto;
+  // Classification: the label values (class i is the i-th smallest); empty:
+  // the training file's distinct values (per_dc requires them listed).
+  std::vector<double> classes;
 };
 
 // The training file and, if given, the test file (else test_fraction of the
