@@ -16,6 +16,7 @@ void add_regress(CLI::App& app);
 void add_report(CLI::App& app);
 void add_claims(CLI::App& app);
 void add_profile(CLI::App& app);
+void add_data(CLI::App& app);
 int exit_code();
 
 }  // namespace geotrain::cli

@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "geotrain 0.1.0");
   geotrain::cli::add_sim(app);
   geotrain::cli::add_validate(app);
+  geotrain::cli::add_data(app);
   geotrain::cli::add_sweep(app);
   geotrain::cli::add_regress(app);
   geotrain::cli::add_report(app);

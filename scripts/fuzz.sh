@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the fuzz targets (tests/fuzz, clang + libFuzzer + ASan + UBSan) into
 # build-fuzz/ and runs each for SECONDS (default 60), two at a time.
-# usage: scripts/fuzz.sh [SECONDS] [target ...]   targets: frame wire datagram json codec dgt
+# usage: scripts/fuzz.sh [SECONDS] [target ...]   targets: frame wire datagram json codec dgt formats
 # Seeds come from tests/fuzz/seeds/<target>/; new corpus entries go to
 # build-fuzz/corpus/<target>/. JOBS (default: the core count) targets run at
 # once. Exit 1 on any finding (the crashing input is
@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 SECONDS_EACH=${1:-60}
 shift || true
 TARGETS=("$@")
-[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(frame wire datagram json codec dgt)
+[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(frame wire datagram json codec dgt formats)
 B=${FUZZ_BUILD:-build-fuzz}  # where the targets, corpora and findings go
 if ! command -v clang++ >/dev/null || ! compgen -G "/usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a" >/dev/null; then
   echo "fuzz: skipped: clang++ with libFuzzer is not installed (scripts/setup.sh installs clang and libclang-rt-14-dev)"

@@ -447,5 +447,27 @@ TEST_F(PerDc, DataCentresThatDisagreeOrAreMissingAreRefused) {
   EXPECT_NE(e.find("/dataset/train: with per_dc"), std::string::npos) << e;
 }
 
+// The same three DCs as a scenario file: geotrain data shows what each holds,
+// and launch refuses what it cannot yet keep apart.
+TEST_F(PerDc, GeotrainDataShowsWhatEachDataCentreHoldsAndLaunchRefusesPerDcFiles) {
+  const std::string topo = topology();
+  const std::string f = write("per-dc.json", R"({"name": "per-dc", "topology": ")" + topo + R"(", "seed": 1,
+      "model": {"kind": "softmax"}, "partition": {"kind": "iid"}, "architecture": "hips", "policy": {"kind": "bsp"},
+      "optimizer": {"kind": "momentum", "lr": 0.05}, "batch_size": 32, "stop": {"rounds": 20},
+      "eval": {"every_rounds": 10}, "network": {"model": "flow"},
+      "dataset": {"kind": "csv", "label": "label", "per_dc": )" +
+                                                 files(3) + "}}");
+  const testing::CommandResult d = testing::run_geotrain("data " + f);
+  EXPECT_EQ(d.exit_code, 0) << d.output;
+  EXPECT_NE(d.output.find("train  1,200 rows"), std::string::npos) << d.output;
+  EXPECT_NE(d.output.find("dc-a         300 rows, test 100 rows; 3 classes:"), std::string::npos) << d.output;
+  EXPECT_NE(d.output.find("dc-c         500 rows, test 200 rows"), std::string::npos) << d.output;
+  const testing::CommandResult l = testing::run_geotrain("launch " + f + " --out " + (dir_ / "l").string());
+  EXPECT_EQ(l.exit_code, 2) << l.output;
+  EXPECT_NE(l.output.find("/dataset/per_dc: each data centre's own files (per_dc) are read in simulation only"),
+            std::string::npos)
+      << l.output;
+}
+
 }  // namespace
 }  // namespace geotrain

@@ -2,11 +2,13 @@
 
 #include <zlib.h>
 
+#include <cctype>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
-#include <regex>
 #include <stdexcept>
+#include <string_view>
 
 #include "core/data/formats/holdout.h"
 
@@ -63,29 +65,53 @@ NpyArray read_npy(const std::string& path) {
   } else {
     throw std::runtime_error(path + ": .npy format version " + std::to_string(major) + " (1 to 3 are read)");
   }
-  if (header_len > (1u << 20))
+  if (header_len > 65535)  // NumPy's own headers are a few hundred bytes
     throw std::runtime_error(path + ": a header of " + std::to_string(header_len) + " bytes");
   std::string header(header_len, '\0');
   read_exact(f.get(), header.data(), header_len, path, "the header");
-  std::smatch m;
-  if (!std::regex_search(header, m, std::regex(R"('descr'\s*:\s*'([<>|=])([a-zA-Z])(\d+)')")))
-    throw std::runtime_error(path + ": header: no 'descr' (element type) of the form '<f4': " + header);
-  const char order = m[1].str()[0];
-  const char type = m[2].str()[0];
-  const int size = std::stoi(m[3].str());
+  // The header is a Python dict literal; the three keys are read by hand (no
+  // regex: libstdc++'s recurses per character and a hostile header could
+  // exhaust the stack).
+  const auto after_key = [&](const char* key) -> std::size_t {
+    const std::size_t k = header.find(key);
+    if (k == std::string::npos) return std::string::npos;
+    std::size_t i = header.find(':', k);
+    if (i == std::string::npos) return i;
+    ++i;
+    while (i < header.size() && header[i] == ' ') ++i;
+    return i;
+  };
+  const std::size_t d = after_key("'descr'");
+  if (d == std::string::npos || d + 3 >= header.size() || header[d] != '\'')
+    throw std::runtime_error(path + ": header: no 'descr' (element type) of the form '<f4'");
+  const char order = header[d + 1];
+  if (std::string_view("<>|=").find(order) == std::string_view::npos)
+    throw std::runtime_error(path + ": header: 'descr' does not start with a byte order (<, >, | or =)");
+  const char type = header[d + 2];
+  std::size_t e = d + 3;
+  int size = 0;
+  while (e < header.size() && std::isdigit(static_cast<unsigned char>(header[e])) && size < 100)
+    size = size * 10 + (header[e++] - '0');
   const bool swap = order == '>';
-  std::smatch fm;
-  const bool fortran = std::regex_search(header, fm, std::regex(R"('fortran_order'\s*:\s*True)"));
-  std::smatch sm;
-  if (!std::regex_search(header, sm, std::regex(R"('shape'\s*:\s*\(([^)]*)\))")))
-    throw std::runtime_error(path + ": header: no 'shape'");
+  const std::size_t fo = after_key("'fortran_order'");
+  const bool fortran = fo != std::string::npos && header.compare(fo, 4, "True") == 0;
+  const std::size_t sh = after_key("'shape'");
+  if (sh == std::string::npos || header[sh] != '(') throw std::runtime_error(path + ": header: no 'shape'");
+  const std::size_t close = header.find(')', sh);
+  if (close == std::string::npos) throw std::runtime_error(path + ": header: 'shape' is not closed");
   NpyArray a;
-  std::string dims = sm[1].str();
-  std::regex num(R"(\d+)");
   double count = 1;
-  for (auto it = std::sregex_iterator(dims.begin(), dims.end(), num); it != std::sregex_iterator(); ++it) {
-    a.shape.push_back(std::stoll(it->str()));
+  for (std::size_t i = sh + 1; i < close;) {
+    if (!std::isdigit(static_cast<unsigned char>(header[i]))) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j < close && std::isdigit(static_cast<unsigned char>(header[j]))) ++j;
+    if (j - i > 12) throw std::runtime_error(path + ": header: a dimension of more than 12 digits");
+    a.shape.push_back(std::atoll(header.substr(i, j - i).c_str()));
     count *= double(a.shape.back());
+    i = j;
   }
   if (a.shape.empty()) throw std::runtime_error(path + ": a scalar, not an array of rows");
   if (count > 5e8)
@@ -95,10 +121,12 @@ NpyArray read_npy(const std::string& path) {
                      ((type == 'i' || type == 'u') && (size == 1 || size == 2 || size == 4 || size == 8)) ||
                      (type == 'f' && (size == 4 || size == 8));
   if (!known)
-    throw std::runtime_error(path + ": element type " + m[2].str() + m[3].str() +
+    throw std::runtime_error(path + ": element type " + std::string(1, type) + std::to_string(size) +
                              " (bool, int8-64, uint8-64, float32 and float64 are read)");
   const std::size_t n = std::size_t(count);
-  a.values.resize(n);
+  // Grown as the data arrives, not sized from the header: a header that
+  // promises more than the file holds costs nothing before it is found out.
+  a.values.reserve(std::min<std::size_t>(n, std::size_t(1) << 20));
   std::vector<unsigned char> chunk;
   const std::size_t per = std::size_t(1) << 18;
   for (std::size_t done = 0; done < n; done += per) {
@@ -124,7 +152,7 @@ NpyArray read_npy(const std::string& path) {
           break;
         default: v = size == 4 ? load_as<float>(p, swap) : float(load_as<double>(p, swap)); break;
       }
-      a.values[done + i] = v;
+      a.values.push_back(v);
     }
   }
   if (fortran && a.shape.size() > 1) {  // to C order

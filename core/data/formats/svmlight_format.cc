@@ -14,8 +14,6 @@
 namespace geotrain {
 namespace {
 
-constexpr double kMaxDenseValues = 5e8;  // 2 GB of float32
-
 // A file's rows as compressed sparse rows, before they are made dense.
 struct Csr {
   std::vector<std::int64_t> row_start{0};
@@ -107,7 +105,7 @@ Csr read_file(const std::string& path, bool ranking) {
 Dataset dense(const SvmlightOptions& o, Csr&& m, int features, bool one_based, const std::vector<double>& classes,
               const std::string& path) {
   const std::int64_t rows = std::int64_t(m.label.size());
-  if (double(features) * double(rows) > kMaxDenseValues)
+  if (double(features) * double(rows) > o.max_dense_values)
     throw std::runtime_error(path + ": " + std::to_string(rows) + " rows x " + std::to_string(features) +
                              " features is " + std::to_string(std::llround(double(features) * rows * 4 / 1e9)) +
                              " GB dense, more than the 2 GB geotrain holds dense (sparse input is not read yet)");

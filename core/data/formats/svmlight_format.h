@@ -26,6 +26,7 @@ struct SvmlightOptions {
   // Classification: the label values (class i is the i-th smallest); empty:
   // the training file's distinct values (per_dc requires them listed).
   std::vector<double> classes;
+  double max_dense_values = 5e8;  // refused above (2 GB of float32); the fuzz target lowers it
 };
 
 // The training file and, if given, the test file (else test_fraction of the
