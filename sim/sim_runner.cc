@@ -61,6 +61,11 @@ RunResult run_simulation(const Scenario& sc, const SimOptions& opt) {
     EventLoop& loop = net->loop();
     const auto counters = [&net] { return net->counters(); };
     RunMonitor monitor(job.learner(), job.data().test, sc.stop, sc.eval, counters);
+    {
+      std::vector<const Dataset*> dc_tests;
+      for (const Dataset& t : job.dc_tests()) dc_tests.push_back(&t);
+      monitor.evaluate_per_dc(std::move(dc_tests));
+    }
     Progress progress(opt.progress, "sim", sc.stop.rounds, job.learner().metrics().at(0).name);
     RunRecords records;  // the outputs' records, gathered as the run goes: memory flat in rounds
     monitor.on_row([&records](double time_s) { records.row_at(time_s); });
@@ -95,7 +100,7 @@ RunResult run_simulation(const Scenario& sc, const SimOptions& opt) {
     result.events = loop.events();
     result.timeline = monitor.timeline();
     if (!opt.save_model.empty()) write_params_file(opt.save_model, monitor.last_evaluated());
-    result.per_dc_metrics = per_dc_metrics(job, monitor.last_evaluated());
+    result.metric_dcs = job.data_dcs();
     std::vector<RoleReport> reports;
     for (const auto& a : actors) reports.push_back({a->report(end), result.sim_time_s});
     records.fill(result.timeline);

@@ -422,6 +422,17 @@ TEST_F(PerDc, EachDataCentreTrainsOnItsOwnFileAndIsEvaluatedOnItsOwnTestRows) {
   EXPECT_NEAR(r.timeline.back().metrics[0], weighted, 1e-9);
   EXPECT_GT(acc("dc-a"), 0.8);
   EXPECT_GT(acc("dc-c"), 0.8);
+  // Every evaluation gives each DC's own metrics too: timeline.csv's last columns.
+  for (const TimelineRow& row : r.timeline) {
+    ASSERT_EQ(row.dc_metrics.size(), 3u);
+    EXPECT_NEAR(row.metrics[0],
+                (100 * row.dc_metrics[0][0] + 150 * row.dc_metrics[1][0] + 200 * row.dc_metrics[2][0]) / 450, 1e-9);
+  }
+  write_run_outputs((dir_ / "run").string(), r);
+  std::ifstream csv(dir_ / "run" / "timeline.csv");
+  std::string header;
+  std::getline(csv, header);
+  EXPECT_NE(header.find(",dc-a:test_accuracy,dc-a:test_loss,dc-b:test_accuracy"), std::string::npos) << header;
 }
 
 TEST_F(PerDc, DataCentresThatDisagreeOrAreMissingAreRefused) {

@@ -32,20 +32,6 @@ std::unique_ptr<Learner> make_learner(const ModelSpec& spec, const TrainTest& da
   throw std::invalid_argument("unknown model '" + spec.kind + "'");
 }
 
-nlohmann::json per_dc_metrics(const TrainingJob& job, const ParamSet& model) {
-  if (job.dc_tests().empty() || model.empty()) return nullptr;
-  nlohmann::json out = nlohmann::json::object();
-  const auto& names = job.learner().metrics();
-  for (std::size_t d = 0; d < job.dc_tests().size(); ++d) {
-    const std::vector<double> values = job.learner().evaluate(model, job.dc_tests()[d]);
-    nlohmann::json m = nlohmann::json::object();
-    for (std::size_t i = 0; i < names.size() && i < values.size(); ++i)
-      m[names[i].name] = std::isfinite(values[i]) ? nlohmann::json(values[i]) : nlohmann::json(nullptr);
-    out[job.data_dcs()[d]] = m;
-  }
-  return out;
-}
-
 void describe_learner(const Scenario& sc, RunResult* r) {
   const LearnerInfo& l = learner_info(sc);
   r->metrics = l.metrics;

@@ -20,9 +20,6 @@ namespace geotrain {
 
 // The scenario's learner's registry entry (the loader has checked the name).
 const LearnerInfo& learner_info(const Scenario& sc);
-class TrainingJob;
-// RunResult::per_dc_metrics for `model`: null unless each DC holds its own files.
-nlohmann::json per_dc_metrics(const TrainingJob& job, const ParamSet& model);
 // Builds the scenario's learner for the loaded data. Throws std::invalid_argument
 // for a model over kMaxModelParams.
 std::unique_ptr<Learner> make_learner(const ModelSpec& spec, const TrainTest& data);

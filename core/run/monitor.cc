@@ -31,10 +31,14 @@ void RunMonitor::evaluate_now(TimeNs now, std::int64_t round, const ParamSet& pa
   if (on_row_) on_row_(row.time_s);
   if (stop_.stop_at_target) {  // whether to go on depends on these metrics: now
     timeline_.back().metrics = learner_.evaluate(last_params_, test_);
+    timeline_.back().dc_metrics = per_dc(last_params_);
     return complete_row();
   }
   // Nothing reads them before settle(): last_params_ and the metrics' slot stay untouched till then.
-  pending_ = Deferred([this] { pending_metrics_ = learner_.evaluate(last_params_, test_); });
+  pending_ = Deferred([this] {
+    pending_metrics_ = learner_.evaluate(last_params_, test_);
+    pending_dc_metrics_ = per_dc(last_params_);
+  });
   row_open_ = true;
   if (pending_.done()) settle();  // it ran at once (no thread lent): the row is complete now
 }
@@ -45,7 +49,15 @@ void RunMonitor::settle() {
   pending_.wait();
   timeline_.back().metrics = std::move(pending_metrics_);
   pending_metrics_.clear();
+  timeline_.back().dc_metrics = std::move(pending_dc_metrics_);
+  pending_dc_metrics_.clear();
   complete_row();
+}
+
+std::vector<std::vector<double>> RunMonitor::per_dc(const ParamSet& p) const {
+  std::vector<std::vector<double>> out;
+  for (const Dataset* t : dc_tests_) out.push_back(learner_.evaluate(p, *t));
+  return out;
 }
 
 void RunMonitor::complete_row() {

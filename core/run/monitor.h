@@ -42,6 +42,9 @@ struct TimelineRow {
   // Training samples the workers had computed by this row's time (every worker's finished steps
   // x their batches): filled where the roles share one clock (simulation); -1 where unknown.
   std::int64_t samples = -1;
+  // Where each DC holds its own files: the metrics on each DC's own test rows
+  // (RunMonitor::evaluate_per_dc's order), beside `metrics` on all of them joined.
+  std::vector<std::vector<double>> dc_metrics;
 };
 
 class RunMonitor {
@@ -73,6 +76,8 @@ class RunMonitor {
   const std::string& failure() const { return failure_; }
   // Resuming from a checkpoint: the rows and time to target recorded so far.
   void restore(std::vector<TimelineRow> rows, std::optional<double> time_to_target_s);
+  // Each DC's own test set (dataset.per_dc): every evaluation also gives each one's metrics.
+  void evaluate_per_dc(std::vector<const Dataset*> tests) { dc_tests_ = std::move(tests); }
   // Called after each evaluation (progress display), on the monitor's own thread.
   void on_eval(std::function<void(const TimelineRow&)> fn) { on_eval_ = std::move(fn); }
   // Called when an evaluation is taken, at its time, before its metrics are known
@@ -105,6 +110,9 @@ class RunMonitor {
   Deferred pending_;
   bool row_open_ = false;  // the last row waits for its metrics
   std::vector<double> pending_metrics_;
+  std::vector<const Dataset*> dc_tests_;
+  std::vector<std::vector<double>> pending_dc_metrics_;
+  std::vector<std::vector<double>> per_dc(const ParamSet& p) const;
 };
 
 }  // namespace geotrain

@@ -68,7 +68,20 @@ nlohmann::json summary_json(const RunResult& r) {
   j["final_loss"] = last.loss;
   j["final_test_loss"] = nullable(metric_value(r, last, "test_loss"));
   j["metrics"] = metrics_json(r);
-  if (!r.per_dc_metrics.is_null()) j["per_dc_metrics"] = r.per_dc_metrics;
+  if (!r.metric_dcs.empty() && !r.timeline.empty()) {  // the last evaluation on each DC's own test rows
+    nlohmann::json per_dc = nlohmann::json::object();
+    const TimelineRow& last_row = r.timeline.back();
+    for (std::size_t d = 0; d < r.metric_dcs.size(); ++d) {
+      nlohmann::json m = nlohmann::json::object();
+      for (std::size_t i = 0; i < r.metrics.size(); ++i) {
+        const double v =
+            d < last_row.dc_metrics.size() && i < last_row.dc_metrics[d].size() ? last_row.dc_metrics[d][i] : NAN;
+        m[r.metrics[i].name] = std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
+      }
+      per_dc[r.metric_dcs[d]] = m;
+    }
+    j["per_dc_metrics"] = per_dc;
+  }
   j["target_accuracy"] = r.target_metric == "test_accuracy" ? nullable(r.target) : json(nullptr);
   j["target"] = r.target ? json{{"metric", r.target_metric}, {"value", *r.target}} : json(nullptr);
   j["time_to_target_s"] = r.time_to_target_s ? json(*r.time_to_target_s) : json(nullptr);
@@ -154,6 +167,8 @@ void write_run_outputs(const std::string& dir, const RunResult& r) {
   if (samples) csv << ",samples";
   for (const auto& name : streams) csv << ',' << name << "_dense_bytes," << name << "_sent_bytes";
   if (dgt) csv << ",dgt_k";
+  for (const auto& dc : r.metric_dcs)  // each DC's own test rows (dataset.per_dc), after every other column
+    for (const auto& m : r.metrics) csv << ',' << dc << ':' << m.name;
   csv << '\n' << std::setprecision(10);
   for (const auto& t : r.timeline) {
     csv << t.time_s << ',' << t.round;
@@ -166,6 +181,9 @@ void write_run_outputs(const std::string& dir, const RunResult& r) {
       csv << ',' << b.dense_bytes << ',' << b.sent_bytes;
     }
     if (dgt) csv << ',' << t.dgt_k;
+    for (std::size_t d = 0; d < r.metric_dcs.size(); ++d)
+      for (std::size_t i = 0; i < r.metrics.size(); ++i)
+        csv << ',' << (d < t.dc_metrics.size() && i < t.dc_metrics[d].size() ? t.dc_metrics[d][i] : NAN);
     csv << '\n';
   }
   write_file_atomically(dir + "/timeline.csv", csv.str());

@@ -83,10 +83,10 @@ struct RunResult {
   // Packets lost in the network and TCP timeouts (sim only; null in real mode):
   // {dropped_at_sending_hosts, dropped_at_switches, wan|lan: {loss_drops}, retransmission_timeouts}.
   nlohmann::json drops;
-  // Where each DC holds its own files: the final model's metrics on each DC's
-  // own test set, {dc: {metric: value}} (the timeline's are on all of them
-  // joined: the job-wide value); null otherwise.
-  nlohmann::json per_dc_metrics;
+  // Where each DC holds its own files: the DCs of the timeline rows'
+  // dc_metrics, in order (empty: none). summary.json's per_dc_metrics is the
+  // last row's, {dc: {metric: value}}.
+  std::vector<std::string> metric_dcs;
 };
 
 nlohmann::json summary_json(const RunResult& r);
