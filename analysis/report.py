@@ -215,6 +215,23 @@ def render(d, runs, out):
                             f"{m.replace('_', ' ')} vs time", metric=m)
         pngs.append((f"{m.replace('_', ' ')} vs time, per run", save(fig, out, f"{m}_vs_time.png")))
 
+    # Where each data centre holds its own files (dataset.per_dc): the primary metric on each DC's
+    # own test rows (timeline.csv's <dc>:<metric> columns) beside the job-wide one, per run.
+    per_dc = []
+    for label, s, rows in runs:
+        dcs = list((s.get("per_dc_metrics") or {}).keys())
+        if not dcs or not rows:
+            continue
+        per_dc.append((f"{label} all DCs", s, rows))
+        for dc in dcs:
+            key = f"{dc}:{primary}"
+            per_dc.append((f"{label} {dc}", s, [{"time_s": r["time_s"], primary: r.get(key, float("nan"))}
+                                                 for r in rows]))
+    if per_dc:
+        fig = accuracy_plot(per_dc, lambda r: r["time_s"], "time (s, simulated or elapsed)",
+                            f"{title} on each data centre's own test rows", target=target, metric=primary)
+        pngs.append((f"{title} per data centre (its own test rows) and job-wide", save(fig, out, f"{stem}_per_dc.png")))
+
     # Accuracy against the bytes that crossed the WAN: what a codec buys (labelled by codec when
     # the runs compress anything).
     compressed = any(codec_label(s) != "dense" for _, s, _ in runs)
