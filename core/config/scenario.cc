@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/base/text.h"
 #include "core/codec/codec_registry.h"
 #include "core/config/learner_fit.h"
 #include "core/config/network_models.h"
@@ -191,9 +192,9 @@ Scenario read_scenario(nlohmann::json j, const std::string& path, const std::vec
   read_dataset(r.object("dataset"), sc.dataset);
   for (const auto& f : sc.dataset.per_dc)  // each name a data centre of the topology
     if (std::none_of(sc.topology.dcs.begin(), sc.topology.dcs.end(), [&](const DcSpec& d) { return d.name == f.dc; })) {
-      std::string names;
-      for (const auto& d : sc.topology.dcs) names += (names.empty() ? "" : ", ") + d.name;
-      throw ConfigError(path, "/dataset/per_dc/" + f.dc, "not a data centre of the topology (" + names + ")");
+      std::vector<std::string> names;
+      for (const auto& d : sc.topology.dcs) names.push_back(d.name);
+      throw ConfigError(path, "/dataset/per_dc/" + f.dc, "not a data centre of the topology (" + joined(names) + ")");
     }
   read_partition(r.object_or_empty("partition"), sc.partition);
   sc.architecture = r.string("architecture", "hips", entry_names(architecture_registry()));

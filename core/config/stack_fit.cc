@@ -13,7 +13,7 @@ bool is_lockstep(const PolicyInfo& p, const PolicyParams& params) {
   return !n.stale_updates && !n.model_averaging && !n.reads_values;
 }
 
-std::string joined(const std::vector<std::string>& v, const std::string& last_sep) {
+std::string listed(const std::vector<std::string>& v, const std::string& last_sep) {  // "a, b or c"
   std::string out;
   for (std::size_t i = 0; i < v.size(); ++i) out += (i == 0 ? "" : i + 1 == v.size() ? last_sep : ", ") + v[i];
   return out;
@@ -71,7 +71,7 @@ std::vector<Misfit> stack_misfits(const Scenario& sc) {
   for (std::size_t j = 0; j < parts.size(); ++j) {
     const StackPart& p = parts[j];
     if (p.needs.lockstep && policy && !is_lockstep(*policy, sc.policy_params))
-      out.push_back({p.path, p.name + " runs under policy " + joined(lockstep_policies(), " or ") + " (" +
+      out.push_back({p.path, p.name + " runs under policy " + listed(lockstep_policies(), " or ") + " (" +
                                  p.needs.why_lockstep + "), not \"" + sc.policy + "\""});
     dense_misfit(p, sc.compression, out);
     for (std::size_t i = 0; i < j; ++i)

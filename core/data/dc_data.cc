@@ -7,7 +7,7 @@
 
 namespace geotrain {
 
-Dataset joined(const std::vector<const Dataset*>& parts, const std::string& name) {
+Dataset join_sets(const std::vector<const Dataset*>& parts, const std::string& name) {
   Dataset out;
   out.name = name;
   out.kind = parts.front()->kind;
@@ -80,8 +80,8 @@ DcData load_dc_data(const DatasetSpec& spec, const PartitionSpec& partition_spec
     tests.push_back(&parts[part].test);
     ++part;
   }
-  out.all.train = joined(trains, spec.kind + " (per data centre)");
-  out.all.test = joined(tests, spec.kind + " test (per data centre)");
+  out.all.train = join_sets(trains, spec.kind + " (per data centre)");
+  out.all.test = join_sets(tests, spec.kind + " test (per data centre)");
   for (auto& p : parts) out.tests.push_back(std::move(p.test));
   return out;
 }

@@ -30,6 +30,6 @@ DcData load_dc_data(const DatasetSpec& spec, const PartitionSpec& partition_spec
 
 // The sets one after another (the same kind and features): columns, labels
 // or targets, queries.
-Dataset joined(const std::vector<const Dataset*>& parts, const std::string& name);
+Dataset join_sets(const std::vector<const Dataset*>& parts, const std::string& name);
 
 }  // namespace geotrain

@@ -93,8 +93,6 @@ TrainingJob::TrainingJob(const Scenario& sc)
                                                          })),
       data_(sc.dataset.per_dc.empty() ? input_checked(sc, "/dataset", [&] { return load_dataset(sc.dataset, sc.seed); })
                                       : std::move(dc_data_.all)),
-      dc_names_(std::move(dc_data_.dcs)),
-      dc_tests_(std::move(dc_data_.tests)),
       learner_(input_checked(sc, "/model", [&] { return make_learner(sc.model, data_); })),
       shards_(sc.dataset.per_dc.empty()
                   ? input_checked(

@@ -39,8 +39,8 @@ class TrainingJob {
   const TrainTest& data() const { return data_; }
   // Where each data centre holds its own files (dataset.per_dc): the DCs that
   // do, in topology order, and each one's own test set; empty otherwise.
-  const std::vector<std::string>& data_dcs() const { return dc_names_; }
-  const std::vector<Dataset>& dc_tests() const { return dc_tests_; }
+  const std::vector<std::string>& data_dcs() const { return dc_data_.dcs; }
+  const std::vector<Dataset>& dc_tests() const { return dc_data_.tests; }
   // Each worker's units of data().train (samples, or queries), in worker order.
   const std::vector<std::vector<int>>& shards() const { return shards_; }
   const ComputeModel& compute_model() const { return compute_; }
@@ -65,10 +65,10 @@ class TrainingJob {
  private:
   Scenario sc_;
   Deployment dep_;
-  DcData dc_data_;  // per_dc only: each DC's files loaded, partitioned within it, joined
+  // per_dc only: each DC's files loaded, partitioned within it, joined (its sets
+  // and shards moved on into data_ and shards_; its DC names and test sets kept).
+  DcData dc_data_;
   TrainTest data_;
-  std::vector<std::string> dc_names_;
-  std::vector<Dataset> dc_tests_;
   std::unique_ptr<Learner> learner_;
   std::vector<std::vector<int>> shards_;
   ParamSet initial_;

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "core/base/text.h"
 #include "core/data/formats/holdout.h"
 #include "core/data/formats/text_lines.h"
 
@@ -115,9 +116,9 @@ int column_named(const std::vector<std::string>& names, const std::string& spec,
     if (names[c] == spec) return int(c);
   int index = 0;
   if (parse_index(spec, &index) && index < int(names.size())) return index;
-  std::string all;
-  for (std::size_t c = 0; c < names.size() && c < 30; ++c) all += (c ? ", " : "") + names[c];
-  throw std::runtime_error(file + ": " + what + " '" + spec + "' is not a column (columns: " + all +
+  const std::vector<std::string> shown(names.begin(),
+                                       names.begin() + std::ptrdiff_t(std::min<std::size_t>(names.size(), 30)));
+  throw std::runtime_error(file + ": " + what + " '" + spec + "' is not a column (columns: " + joined(shown) +
                            (names.size() > 30 ? ", ..." : "") + "; or a 0-based index below " +
                            std::to_string(names.size()) + ")");
 }

@@ -39,12 +39,12 @@ void TextLines::fail(const std::string& what) const {
 }
 
 void TextLines::fail(std::int64_t column, const std::string& what) const {
-  throw std::runtime_error(path_ + ":" + std::to_string(line_) + ": column " + std::to_string(column) +
-                           (what.front() == '(' ? " " : ": ") + what);
+  throw std::runtime_error(path_ + ":" + std::to_string(line_) + ": column " + std::to_string(column) + ": " + what);
 }
 
 void TextLines::fail(std::int64_t column, const std::string& name, const std::string& what) const {
-  fail(column, "(" + name + "): " + what);
+  throw std::runtime_error(path_ + ":" + std::to_string(line_) + ": column " + std::to_string(column) + " (" + name +
+                           "): " + what);
 }
 
 void TextLines::check_unchanged() const {
